@@ -1,2 +1,25 @@
-//! tablegen: puzzle models, the restricted-move BFS engine and the table catalog.
+//! `tablegen`: puzzle models, the restricted-move BFS engine and the table catalog.
+//!
+//! Tables are *made* here, *stored* by `tablefmt` and *used* by `solvers`. A table is
+//! data ([`catalog::TableDef`]): a puzzle, a projection, a move set, a goal, a
+//! ranking and an encoding; [`catalog::build`] runs its BFS.
+//!
+//! ```
+//! use tablegen::{catalog, progress::Progress};
+//! let def = catalog::find("4x4x4-lr-stage").unwrap();
+//! let out = catalog::build(&def, &Progress::hidden()).unwrap();
+//! assert_eq!(out.states(), 12_870);
+//! ```
+pub mod artifact;
+pub mod bfs;
+pub mod catalog;
+pub mod corners;
+pub mod cube;
+pub mod cube2;
 pub mod cube3;
+pub mod notation;
+pub mod perm;
+pub mod progress;
+pub mod projection;
+pub mod pyraminx;
+pub mod validate;

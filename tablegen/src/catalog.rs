@@ -1,0 +1,407 @@
+//! The table catalog: every table the toolkit builds, as data.
+//!
+//! A table is a puzzle, a projection (what is tracked, which colours merge), a
+//! move set, a goal, a ranking and a storage encoding. Adding one is an entry in
+//! [`catalog`]; its expected state count (and, where published, its depth
+//! histogram) is checked by the tests.
+
+use crate::bfs::{dense_bfs, sparse_bfs, Space};
+use crate::cube::CubeN;
+use crate::notation::{format_alg, Face, Move};
+use crate::progress::Progress;
+use crate::projection::{Block, Orbit, ProjectionDef};
+use crate::{cube2, projection, pyraminx};
+use tablefmt::Encoding;
+
+/// How the states of a table are produced and ranked.
+#[derive(Clone, Debug)]
+pub enum SpaceDef {
+    /// 2x2x2 corners, DBL fixed; half-turn (`qtm = false`) or quarter-turn moves.
+    Cube2 {
+        /// Quarter-turn metric.
+        qtm: bool,
+    },
+    /// Pyraminx without tips.
+    Pyraminx,
+    /// A facelet projection of an NxNxN cube, ranked densely.
+    Facelets {
+        /// The projection.
+        def: ProjectionDef,
+        /// The move set.
+        moves: Vec<Move>,
+    },
+    /// A facelet projection too big to rank: sparse BFS of the masks to a depth.
+    SparseFacelets {
+        /// The projection (only its tracked facelets and marked colours are used).
+        def: ProjectionDef,
+        /// The move set.
+        moves: Vec<Move>,
+        /// Search depth.
+        max_depth: u8,
+    },
+}
+
+/// One catalog entry.
+#[derive(Clone, Debug)]
+pub struct TableDef {
+    /// Table id, `PUZZLE-WHAT`.
+    pub id: &'static str,
+    /// Puzzle name (`2x2x2`, `pyraminx`, ...).
+    pub puzzle: &'static str,
+    /// One line on what the table is for.
+    pub summary: &'static str,
+    /// States and moves.
+    pub space: SpaceDef,
+    /// Storage encoding of the artifact.
+    pub encoding: Encoding,
+    /// The independent state count (a closed formula or a published figure).
+    pub expected_states: u64,
+    /// The published depth histogram, where one exists.
+    pub expected_histogram: Option<&'static [u64]>,
+    /// Where the expected figures come from.
+    pub source: &'static str,
+}
+
+impl TableDef {
+    /// The move set in canonical notation.
+    pub fn move_names(&self) -> Vec<String> {
+        match &self.space {
+            SpaceDef::Cube2 { qtm } => {
+                let m = if *qtm { cube2::qtm_moves() } else { cube2::htm_moves() };
+                m.iter().map(|m| m.to_string()).collect()
+            }
+            SpaceDef::Pyraminx => (0..8)
+                .map(|m| pyraminx::move_of_index(m).to_string())
+                .collect(),
+            SpaceDef::Facelets { moves, .. } | SpaceDef::SparseFacelets { moves, .. } => {
+                moves.iter().map(|m| m.to_string()).collect()
+            }
+        }
+    }
+
+    /// Dense (ranked) or sparse (FST) storage.
+    pub fn storage(&self) -> &'static str {
+        match self.space {
+            SpaceDef::SparseFacelets { .. } => "fst",
+            _ => "dense",
+        }
+    }
+
+    /// A canonical text of everything that determines the table's contents.
+    pub fn definition(&self) -> String {
+        let space = match &self.space {
+            SpaceDef::Cube2 { .. } => "cube2 fixed=DBL rank=perm7*729+twist6".to_string(),
+            SpaceDef::Pyraminx => "pyraminx-notips rank=(evenperm6*32+flip5)*81+twist4".into(),
+            SpaceDef::Facelets { def, .. } => def.describe(),
+            SpaceDef::SparseFacelets { def, max_depth, .. } => {
+                format!("sparse {} depth<={max_depth}", def.describe())
+            }
+        };
+        format!(
+            "id={} puzzle={} space={} moves={} goal=solved encoding={}",
+            self.id,
+            self.puzzle,
+            space,
+            self.move_names().join(","),
+            self.encoding
+        )
+    }
+
+    /// xxh3-64 of [`TableDef::definition`].
+    pub fn definition_hash(&self) -> u64 {
+        xxhash_rust::xxh3::xxh3_64(self.definition().as_bytes())
+    }
+
+    /// Expected artifact payload size in bytes (dense: states x bits / 8).
+    pub fn expected_payload_bytes(&self) -> u64 {
+        match self.encoding {
+            Encoding::Fst => 0,
+            e => (self.expected_states as f64 * e.bits_per_state() / 8.0).ceil() as u64,
+        }
+    }
+}
+
+/// What a build produced.
+pub enum Built {
+    /// One value (the distance) per rank.
+    Dense(Vec<u8>),
+    /// Sorted `(key bytes, distance)` pairs.
+    Sparse(Vec<(Vec<u8>, u64)>),
+}
+
+/// A finished build.
+pub struct BuildOutput {
+    /// The table's contents.
+    pub data: Built,
+    /// States per depth.
+    pub histogram: Vec<u64>,
+    /// State-move expansions done.
+    pub expansions: u64,
+}
+
+impl BuildOutput {
+    /// Number of states reached.
+    pub fn states(&self) -> u64 {
+        self.histogram.iter().sum()
+    }
+}
+
+fn dense<S: Space>(space: &S, progress: &Progress) -> BuildOutput {
+    let r = dense_bfs(space, progress);
+    BuildOutput {
+        data: Built::Dense(r.depth),
+        histogram: r.histogram,
+        expansions: r.expansions,
+    }
+}
+
+/// Runs the BFS of a table.
+pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String> {
+    Ok(match &def.space {
+        SpaceDef::Cube2 { qtm } => {
+            let moves = if *qtm { cube2::qtm_moves() } else { cube2::htm_moves() };
+            dense(&cube2::Cube2::new(moves), progress)
+        }
+        SpaceDef::Pyraminx => dense(&pyraminx::PyraminxSpace::new(), progress),
+        SpaceDef::Facelets { def: p, moves } => dense(&projection::build(p, moves)?, progress),
+        SpaceDef::SparseFacelets {
+            def: p,
+            moves,
+            max_depth,
+        } => {
+            let space = projection::build(p, moves)?;
+            let n = moves.len();
+            let r = sparse_bfs(
+                &[space.goal_mask()],
+                *max_depth,
+                |k, out| out.extend((0..n).map(|m| space.apply(k, m))),
+                progress,
+            );
+            let expansions = r.histogram.iter().sum::<u64>() * n as u64;
+            BuildOutput {
+                data: Built::Sparse(
+                    r.entries
+                        .into_iter()
+                        .map(|(k, d)| (k.to_be_bytes().to_vec(), d as u64))
+                        .collect(),
+                ),
+                histogram: r.histogram,
+                expansions,
+            }
+        }
+    })
+}
+
+/// The 36 outer block turns of an NxNxN (face and 2-layer wide turns).
+fn obtm36() -> Vec<Move> {
+    CubeN::block_turns(2)
+}
+
+/// `obtm36` without the quarter turns of the given wide moves.
+fn without_wide_quarters(moves: Vec<Move>, faces: &[Face]) -> Vec<Move> {
+    moves
+        .into_iter()
+        .filter(|m| !(m.deepest_layer() == Some(2) && m.turns != 2 && faces.contains(&m.face)))
+        .collect()
+}
+
+fn ud_stage(n: usize, orbit: Orbit) -> ProjectionDef {
+    ProjectionDef {
+        n,
+        orbit,
+        blocks: vec![Block {
+            faces: Face::ALL.to_vec(),
+            marked: vec![Face::U, Face::D],
+        }],
+    }
+}
+
+/// The whole catalog.
+pub fn catalog() -> Vec<TableDef> {
+    use Face::*;
+    let lr_moves = without_wide_quarters(obtm36(), &[R, L, F, B]);
+    let centres_moves = without_wide_quarters(lr_moves.clone(), &[U, D]);
+    vec![
+        TableDef {
+            id: "2x2x2-htm",
+            puzzle: "2x2x2",
+            summary: "2x2x2 distance to solved, half-turn metric (optimal solver)",
+            space: SpaceDef::Cube2 { qtm: false },
+            encoding: Encoding::Nibble,
+            expected_states: 3_674_160,
+            expected_histogram: Some(&[
+                1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644,
+            ]),
+            source: "OEIS A079761",
+        },
+        TableDef {
+            id: "2x2x2-qtm",
+            puzzle: "2x2x2",
+            summary: "2x2x2 distance to solved, quarter-turn metric",
+            space: SpaceDef::Cube2 { qtm: true },
+            encoding: Encoding::Nibble,
+            expected_states: 3_674_160,
+            expected_histogram: Some(&[
+                1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536,
+                90280, 276,
+            ]),
+            source: "OEIS A079762",
+        },
+        TableDef {
+            id: "pyraminx",
+            puzzle: "pyraminx",
+            summary: "Pyraminx without tips, distance to solved (tips are solved apart)",
+            space: SpaceDef::Pyraminx,
+            encoding: Encoding::Nibble,
+            expected_states: 933_120,
+            expected_histogram: Some(&[
+                1, 8, 48, 288, 1728, 9896, 51808, 220111, 480467, 166276, 2457, 32,
+            ]),
+            source: "OEIS A079744",
+        },
+        TableDef {
+            id: "4x4x4-ud-stage",
+            puzzle: "4x4x4",
+            summary: "4x4x4 U/D centres staged to U or D, 36 outer block turns",
+            space: SpaceDef::Facelets {
+                def: ud_stage(4, Orbit::AllCentres),
+                moves: obtm36(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 735_471,
+            expected_histogram: None,
+            source: "C(24,8)",
+        },
+        TableDef {
+            id: "4x4x4-lr-stage",
+            puzzle: "4x4x4",
+            summary: "4x4x4 L/R centres staged once U/D are; no Rw Lw Fw Bw quarter turns",
+            space: SpaceDef::Facelets {
+                def: ProjectionDef {
+                    n: 4,
+                    orbit: Orbit::AllCentres,
+                    blocks: vec![Block {
+                        faces: vec![R, F, L, B],
+                        marked: vec![R, L],
+                    }],
+                },
+                moves: lr_moves,
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 12_870,
+            expected_histogram: None,
+            source: "C(16,8)",
+        },
+        TableDef {
+            id: "4x4x4-centers-solve",
+            puzzle: "4x4x4",
+            summary: "4x4x4 centres solved once staged; wide moves only as half turns",
+            space: SpaceDef::Facelets {
+                def: ProjectionDef {
+                    n: 4,
+                    orbit: Orbit::AllCentres,
+                    blocks: vec![
+                        Block {
+                            faces: vec![U, D],
+                            marked: vec![U],
+                        },
+                        Block {
+                            faces: vec![R, L],
+                            marked: vec![R],
+                        },
+                        Block {
+                            faces: vec![F, B],
+                            marked: vec![F],
+                        },
+                    ],
+                },
+                moves: centres_moves,
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 343_000,
+            expected_histogram: None,
+            source: "C(8,4)^3",
+        },
+        TableDef {
+            id: "5x5x5-ud-t-stage",
+            puzzle: "5x5x5",
+            summary: "5x5x5 U/D T-centres staged (IDA* heuristic), 36 outer block turns",
+            space: SpaceDef::Facelets {
+                def: ud_stage(5, Orbit::TCentres(1)),
+                moves: obtm36(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 735_471,
+            expected_histogram: None,
+            source: "C(24,8)",
+        },
+        TableDef {
+            id: "5x5x5-ud-x-stage",
+            puzzle: "5x5x5",
+            summary: "5x5x5 U/D X-centres staged (IDA* heuristic), 36 outer block turns",
+            space: SpaceDef::Facelets {
+                def: ud_stage(5, Orbit::XCentres(1)),
+                moves: obtm36(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 735_471,
+            expected_histogram: None,
+            source: "C(24,8)",
+        },
+        TableDef {
+            id: "5x5x5-ud-stage-d5",
+            puzzle: "5x5x5",
+            summary: "5x5x5 U/D T- and X-centres staged together, all states within 5 moves",
+            space: SpaceDef::SparseFacelets {
+                def: ProjectionDef {
+                    n: 5,
+                    orbit: Orbit::Union(vec![Orbit::TCentres(1), Orbit::XCentres(1)]),
+                    blocks: vec![Block {
+                        faces: Face::ALL.to_vec(),
+                        marked: vec![U, D],
+                    }],
+                },
+                moves: obtm36(),
+                max_depth: 5,
+            },
+            encoding: Encoding::Fst,
+            expected_states: 0,
+            expected_histogram: None,
+            source: "hash-set BFS on the facelet model (test)",
+        },
+    ]
+}
+
+/// Looks a table up by id.
+pub fn find(id: &str) -> Option<TableDef> {
+    catalog().into_iter().find(|t| t.id == id)
+}
+
+/// Catalog ids closest to a mistyped one (for error messages).
+pub fn close_ids(id: &str) -> Vec<&'static str> {
+    let mut scored: Vec<(f64, &'static str)> = catalog()
+        .iter()
+        .map(|t| (strsim::jaro_winkler(id, t.id), t.id))
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored
+        .into_iter()
+        .filter(|(s, _)| *s > 0.7)
+        .take(3)
+        .map(|(_, id)| id)
+        .collect()
+}
+
+/// Prints a histogram as `d:count` pairs.
+pub fn format_histogram(h: &[u64]) -> String {
+    h.iter()
+        .enumerate()
+        .map(|(d, c)| format!("{d}:{c}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The move list of an algorithm for display.
+pub fn moves_text(moves: &[Move]) -> String {
+    format_alg(moves)
+}

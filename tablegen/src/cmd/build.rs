@@ -1,0 +1,107 @@
+//! `tablegen build`.
+
+use super::{bad, lookup};
+use anyhow::Context;
+use std::path::Path;
+use std::time::Instant;
+use tablegen::artifact::{artifact_path, encode};
+use tablegen::catalog::{self, format_histogram};
+use tablegen::progress::Progress;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Table ids (see `tablegen list`).
+    ids: Vec<String>,
+    /// Build every table in the catalog.
+    #[arg(long, conflicts_with = "ids")]
+    all: bool,
+    /// Worker threads (default: all cores). The output is the same for any count.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress output.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Print one JSON object per table with the build figures.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
+    let defs = if args.all {
+        catalog::catalog()
+    } else if args.ids.is_empty() {
+        return Err(bad("name the tables to build, or --all (see `tablegen list`)"));
+    } else {
+        args.ids.iter().map(|id| lookup(id)).collect::<anyhow::Result<Vec<_>>>()?
+    };
+    if let Some(t) = args.threads {
+        if t == 0 {
+            return Err(bad("--threads must be at least 1"));
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .context("setting up the thread pool")?;
+    }
+    check_writable(tables)?;
+    for def in defs {
+        let progress = Progress::new(def.id, def.expected_states, args.quiet || args.json);
+        let start = Instant::now();
+        let out = catalog::build(&def, &progress).map_err(|e| anyhow::anyhow!("{}: {e}", def.id))?;
+        let secs = start.elapsed().as_secs_f64();
+        if def.expected_states > 0 && out.states() != def.expected_states {
+            anyhow::bail!(
+                "{}: BFS reached {} states, expected {} ({}); not written",
+                def.id,
+                out.states(),
+                def.expected_states,
+                def.source
+            );
+        }
+        let bytes = encode(&def, &out).map_err(|e| bad(e.to_string()))?;
+        let path = artifact_path(tables, def.id);
+        tablefmt::write_atomic(&path, &bytes).map_err(|e| bad(e.to_string()))?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "id": def.id,
+                    "states": out.states(),
+                    "max_depth": out.histogram.len() - 1,
+                    "histogram": out.histogram,
+                    "seconds": secs,
+                    "states_per_second": out.states() as f64 / secs,
+                    "expansions": out.expansions,
+                    "expansions_per_second": out.expansions as f64 / secs,
+                    "bytes": bytes.len(),
+                    "threads": rayon::current_num_threads(),
+                })
+            );
+        } else {
+            println!(
+                "{}: {} states, max depth {}, {:.3}s ({:.1} M states/s, {:.1} M expansions/s), {} -> {}",
+                def.id,
+                out.states(),
+                out.histogram.len() - 1,
+                secs,
+                out.states() as f64 / secs / 1e6,
+                out.expansions as f64 / secs / 1e6,
+                super::list::human(bytes.len() as u64),
+                path.display()
+            );
+            println!("  histogram {}", format_histogram(&out.histogram));
+        }
+    }
+    Ok(())
+}
+
+/// Fails early (before a long BFS) if the table directory cannot be written.
+fn check_writable(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| bad(format!("cannot create table directory {}: {e}", dir.display())))?;
+    let probe = dir.join(format!(".tablegen-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .map_err(|e| bad(format!("table directory {} is not writable: {e}", dir.display())))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}

@@ -1,0 +1,73 @@
+//! `tablegen list`.
+
+use tablegen::artifact::artifact_path;
+use tablegen::catalog::catalog;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
+    let mut rows = Vec::new();
+    for t in catalog() {
+        let path = artifact_path(tables, t.id);
+        let size = std::fs::metadata(&path).ok().map(|m| m.len());
+        rows.push(serde_json::json!({
+            "id": t.id,
+            "puzzle": t.puzzle,
+            "states": t.expected_states,
+            "moves": t.move_names(),
+            "storage": t.storage(),
+            "encoding": t.encoding.to_string(),
+            "expected_payload_bytes": t.expected_payload_bytes(),
+            "built": size.is_some(),
+            "bytes": size,
+            "summary": t.summary,
+        }));
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    println!(
+        "{:<22} {:<9} {:>12} {:>6} {:<6} {:>12} {:<6}",
+        "id", "puzzle", "states", "moves", "kind", "size", "built"
+    );
+    for (t, r) in catalog().iter().zip(&rows) {
+        let states = if t.expected_states > 0 {
+            t.expected_states.to_string()
+        } else {
+            "-".into()
+        };
+        let size = match r["bytes"].as_u64() {
+            Some(b) => human(b),
+            None if t.expected_payload_bytes() > 0 => format!("~{}", human(t.expected_payload_bytes())),
+            None => "-".into(),
+        };
+        println!(
+            "{:<22} {:<9} {:>12} {:>6} {:<6} {:>12} {:<6}",
+            t.id,
+            t.puzzle,
+            states,
+            t.move_names().len(),
+            t.storage(),
+            size,
+            if r["built"].as_bool() == Some(true) { "yes" } else { "no" }
+        );
+    }
+    Ok(())
+}
+
+/// Bytes in human units.
+pub fn human(b: u64) -> String {
+    if b >= 1 << 20 {
+        format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64)
+    } else if b >= 1 << 10 {
+        format!("{:.1} KiB", b as f64 / 1024.0)
+    } else {
+        format!("{b} B")
+    }
+}

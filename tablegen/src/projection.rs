@@ -1,0 +1,382 @@
+//! Facelet projections: a set of tracked facelets of an NxNxN cube where each is
+//! either "marked" (one merged colour class, e.g. U and D centres) or not, every
+//! other facelet being "don't care".
+//!
+//! The tracked facelets are grouped into blocks that the move set never mixes (for
+//! instance the U and D centres once the centres are staged). A state is a bitmask
+//! over the tracked facelets; its rank is a mixed-radix number whose digits are the
+//! colexicographic ranks of each block's sub-mask, a perfect hash onto
+//! `0..prod C(block size, marked in block)`.
+
+use crate::bfs::Space;
+use crate::cube::CubeN;
+use crate::notation::{Face, Move};
+
+/// Which facelets of every face a projection tracks: `(row, col)` within a face.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Orbit {
+    /// All centre facelets `(r, c)` with `1 <= r, c <= n-2` (4x4x4: the 24 centres).
+    AllCentres,
+    /// Odd cubes: X-centres `(k, k)` style at distance `k` from the edge, the four
+    /// diagonal facelets `(k,k) (k,n-1-k) (n-1-k,k) (n-1-k,n-1-k)`.
+    XCentres(usize),
+    /// Odd cubes: T-centres (midline facelets at distance `k` from the edge).
+    TCentres(usize),
+    /// Several orbits tracked together.
+    Union(Vec<Orbit>),
+}
+
+impl Orbit {
+    fn cells(&self, n: usize) -> Vec<(usize, usize)> {
+        match *self {
+            Orbit::AllCentres => (1..n - 1)
+                .flat_map(|r| (1..n - 1).map(move |c| (r, c)))
+                .collect(),
+            Orbit::XCentres(k) => {
+                let f = n - 1 - k;
+                vec![(k, k), (k, f), (f, k), (f, f)]
+            }
+            Orbit::TCentres(k) => {
+                let mid = n / 2;
+                let f = n - 1 - k;
+                vec![(k, mid), (mid, k), (mid, f), (f, mid)]
+            }
+            Orbit::Union(ref parts) => parts.iter().flat_map(|o| o.cells(n)).collect(),
+        }
+    }
+
+    /// A short stable name for definition hashes.
+    pub fn describe(&self) -> String {
+        match self {
+            Orbit::AllCentres => "centres".into(),
+            Orbit::XCentres(k) => format!("x-centres@{k}"),
+            Orbit::TCentres(k) => format!("t-centres@{k}"),
+            Orbit::Union(parts) => {
+                let p: Vec<String> = parts.iter().map(|o| o.describe()).collect();
+                p.join("+")
+            }
+        }
+    }
+}
+
+/// One block: the tracked facelets of `faces` (in the orbit), of which those whose
+/// solved colour is in `marked` form the merged class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Faces whose orbit facelets form the block.
+    pub faces: Vec<Face>,
+    /// Solved colours that form the marked class.
+    pub marked: Vec<Face>,
+}
+
+/// A projection definition (data).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProjectionDef {
+    /// Cube size.
+    pub n: usize,
+    /// Tracked facelets of each face.
+    pub orbit: Orbit,
+    /// Blocks, in rank order (the first block is the most significant digit).
+    pub blocks: Vec<Block>,
+}
+
+impl ProjectionDef {
+    /// A stable text for the definition hash.
+    pub fn describe(&self) -> String {
+        let blocks: Vec<String> = self
+            .blocks
+            .iter()
+            .map(|b| {
+                let f: String = b.faces.iter().map(|f| f.letter()).collect();
+                let m: String = b.marked.iter().map(|f| f.letter()).collect();
+                format!("{f}:{m}")
+            })
+            .collect();
+        format!(
+            "facelet-mask n={} orbit={} blocks={} rank=colex-mixed-radix",
+            self.n,
+            self.orbit.describe(),
+            blocks.join(",")
+        )
+    }
+}
+
+struct BlockRank {
+    offset: u32,
+    size: u32,
+    radix: u64,
+    /// Sub-masks in colex order (unrank table).
+    masks: Vec<u64>,
+}
+
+/// A projection with its moves, ready for BFS and for solvers.
+pub struct FaceletMaskSpace {
+    /// Facelet indices tracked, bit i of a state is facelet `positions[i]`.
+    pub positions: Vec<usize>,
+    blocks: Vec<BlockRank>,
+    /// Per move, per byte of the mask, the image of each byte value.
+    byte_maps: Vec<Vec<[u64; 256]>>,
+    goal: u64,
+    size: u64,
+    binom: Vec<Vec<u64>>,
+}
+
+/// Builds the projection space. Errors if a move mixes blocks or the orbit is not
+/// closed under the moves.
+pub fn build(def: &ProjectionDef, moves: &[Move]) -> Result<FaceletMaskSpace, String> {
+    let cube = CubeN::new(def.n);
+    let cells = def.orbit.cells(def.n);
+    let mut positions = Vec::new();
+    let mut blocks = Vec::new();
+    let mut goal = 0u64;
+    let binom = binomials(64);
+    for b in &def.blocks {
+        let offset = positions.len() as u32;
+        let mut marked = 0u32;
+        for &f in &b.faces {
+            for &(r, c) in &cells {
+                let idx = cube.index(f, r, c);
+                if b.marked.contains(&f) {
+                    goal |= 1 << positions.len();
+                    marked += 1;
+                }
+                positions.push(idx);
+            }
+        }
+        let size = positions.len() as u32 - offset;
+        let masks = colex_masks(size, marked);
+        blocks.push(BlockRank {
+            offset,
+            size,
+            radix: masks.len() as u64,
+            masks,
+        });
+    }
+    if positions.len() > 64 {
+        return Err(format!("{} tracked facelets (at most 64)", positions.len()));
+    }
+    let mut where_is = vec![usize::MAX; cube.facelets()];
+    for (bit, &p) in positions.iter().enumerate() {
+        where_is[p] = bit;
+    }
+    let block_of = |bit: usize| {
+        blocks
+            .iter()
+            .position(|b| bit >= b.offset as usize && bit < (b.offset + b.size) as usize)
+            .expect("bit in a block")
+    };
+    let mut byte_maps = Vec::new();
+    for &mv in moves {
+        cube.check_move(mv)?;
+        let perm = cube.perm(mv);
+        // bit j of the new mask = bit src(j) of the old: old bit i goes to dst(i).
+        let mut dst = vec![0usize; positions.len()];
+        for (j, &p) in positions.iter().enumerate() {
+            let src = where_is[perm[p] as usize];
+            if src == usize::MAX || block_of(src) != block_of(j) {
+                return Err(format!("move {mv} does not keep the projection's blocks"));
+            }
+            dst[src] = j;
+        }
+        let nbytes = positions.len().div_ceil(8);
+        let mut maps = vec![[0u64; 256]; nbytes];
+        for (byte, map) in maps.iter_mut().enumerate() {
+            for (v, out) in map.iter_mut().enumerate() {
+                for k in 0..8 {
+                    let i = byte * 8 + k;
+                    if v >> k & 1 == 1 && i < positions.len() {
+                        *out |= 1 << dst[i];
+                    }
+                }
+            }
+        }
+        byte_maps.push(maps);
+    }
+    let size = blocks.iter().map(|b| b.radix).product();
+    Ok(FaceletMaskSpace {
+        positions,
+        blocks,
+        byte_maps,
+        goal,
+        size,
+        binom,
+    })
+}
+
+impl FaceletMaskSpace {
+    /// Applies move `m` (index into the move list) to a mask.
+    #[inline]
+    pub fn apply(&self, mask: u64, m: usize) -> u64 {
+        let mut out = 0;
+        let mut x = mask;
+        for map in &self.byte_maps[m] {
+            out |= map[(x & 0xFF) as usize];
+            x >>= 8;
+            if x == 0 {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Rank of a mask.
+    #[inline]
+    pub fn rank(&self, mask: u64) -> u64 {
+        let mut r = 0;
+        for b in &self.blocks {
+            let mut sub = (mask >> b.offset) & low_bits(b.size);
+            let mut digit = 0;
+            let mut k = 1;
+            while sub != 0 {
+                let pos = sub.trailing_zeros() as usize;
+                digit += self.binom[pos][k];
+                k += 1;
+                sub &= sub - 1;
+            }
+            r = r * b.radix + digit;
+        }
+        r
+    }
+
+    /// Mask of a rank.
+    pub fn unrank(&self, mut rank: u64) -> u64 {
+        let mut mask = 0;
+        for b in self.blocks.iter().rev() {
+            let digit = rank % b.radix;
+            rank /= b.radix;
+            mask |= b.masks[digit as usize] << b.offset;
+        }
+        mask
+    }
+
+    /// The goal mask.
+    pub fn goal_mask(&self) -> u64 {
+        self.goal
+    }
+
+    /// Number of moves.
+    pub fn moves(&self) -> usize {
+        self.byte_maps.len()
+    }
+
+    /// Projects a facelet state (colours per facelet) to a mask: bit set where the
+    /// colour is in the block's marked class. `marked[c]` says if colour c is marked.
+    pub fn project(&self, state: &[u8], marked: &[bool; 6]) -> u64 {
+        let mut mask = 0;
+        for (bit, &p) in self.positions.iter().enumerate() {
+            if marked[state[p] as usize % 6] {
+                mask |= 1 << bit;
+            }
+        }
+        mask
+    }
+}
+
+impl Space for FaceletMaskSpace {
+    fn size(&self) -> u64 {
+        self.size
+    }
+    fn goals(&self) -> Vec<u64> {
+        vec![self.rank(self.goal)]
+    }
+    #[inline]
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let mask = self.unrank(rank);
+        for m in 0..self.byte_maps.len() {
+            if !f(self.rank(self.apply(mask, m))) {
+                return;
+            }
+        }
+    }
+}
+
+fn low_bits(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// Pascal's triangle, `binom[n][k]`.
+pub fn binomials(max: usize) -> Vec<Vec<u64>> {
+    let mut t = vec![vec![0u64; max + 1]; max + 1];
+    for n in 0..=max {
+        t[n][0] = 1;
+        for k in 1..=n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+        }
+    }
+    t
+}
+
+/// All `size`-bit masks with `k` bits set, in increasing order (= colex order),
+/// by Gosper's hack.
+fn colex_masks(size: u32, k: u32) -> Vec<u64> {
+    let mut out = Vec::new();
+    if k == 0 {
+        out.push(0);
+        return out;
+    }
+    let mut x: u64 = (1u64 << k) - 1;
+    let limit = low_bits(size);
+    while x <= limit && x & !limit == 0 {
+        out.push(x);
+        let c = x & x.wrapping_neg();
+        let r = x + c;
+        if r == 0 || r > limit {
+            break;
+        }
+        x = (((r ^ x) >> 2) / c) | r;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colex_order_matches_rank() {
+        let masks = colex_masks(10, 4);
+        assert_eq!(masks.len(), 210);
+        let def = ProjectionDef {
+            n: 4,
+            orbit: Orbit::AllCentres,
+            blocks: vec![Block {
+                faces: Face::ALL.to_vec(),
+                marked: vec![Face::U, Face::D],
+            }],
+        };
+        let space = build(&def, &CubeN::block_turns(2)).unwrap();
+        assert_eq!(space.size(), 735_471);
+        for r in (0..space.size()).step_by(997) {
+            assert_eq!(space.rank(space.unrank(r)), r);
+        }
+    }
+
+    #[test]
+    fn moves_act_like_facelet_moves() {
+        let def = ProjectionDef {
+            n: 4,
+            orbit: Orbit::AllCentres,
+            blocks: vec![Block {
+                faces: Face::ALL.to_vec(),
+                marked: vec![Face::U, Face::D],
+            }],
+        };
+        let moves = CubeN::block_turns(2);
+        let space = build(&def, &moves).unwrap();
+        let cube = CubeN::new(4);
+        let marked = [true, false, false, true, false, false];
+        let mut state = cube.solved();
+        let mut mask = space.goal_mask();
+        assert_eq!(space.project(&state, &marked), mask);
+        for step in 0..200 {
+            let m = (step * 7 + 3) % moves.len();
+            cube.apply(&mut state, moves[m]);
+            mask = space.apply(mask, m);
+            assert_eq!(space.project(&state, &marked), mask);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Is a facelet string a real cube? Checks colour counts, corners (real pieces,
+//! each once, twist), and on 3x3x3 and odd cubes the full 3x3x3 rules (edge
+//! flip, permutation parity) on the corners, middle edges and centres.
+
+use crate::corners::read_corners;
+use crate::cube::CubeN;
+use crate::notation::{Face, Move, MoveKind};
+
+/// Checks a state of an NxNxN cube; the error names the rule that failed.
+pub fn validate(cube: &CubeN, state: &[u8]) -> Result<(), String> {
+    let n = cube.n();
+    if state.len() != cube.facelets() {
+        return Err(format!(
+            "a {n}x{n}x{n} state has {} facelets, got {}",
+            cube.facelets(),
+            state.len()
+        ));
+    }
+    let mut counts = [0usize; 6];
+    for &c in state {
+        counts[c as usize % 6] += 1;
+    }
+    for f in Face::ALL {
+        if counts[f as usize] != n * n {
+            return Err(format!(
+                "colour {} appears {} times (a {n}x{n}x{n} has {} of each colour)",
+                f.letter(),
+                counts[f as usize],
+                n * n
+            ));
+        }
+    }
+    let (_, co) = read_corners(cube, state, &[0, 1, 2, 3, 4, 5])?;
+    if co.iter().map(|&t| t as u32).sum::<u32>() % 3 != 0 {
+        return Err("a corner is twisted (corner twists do not sum to 0 mod 3)".into());
+    }
+    if n % 2 == 1 {
+        let skeleton = skeleton3(cube, state);
+        let c3 = CubeN::new(3);
+        let turned = orient_centres(&c3, &skeleton)?;
+        crate::cube3::CubieCube::from_facelets(&c3.format_state(&turned, Default::default()))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The corners, middle edges and middle centres of an odd cube, as a 3x3x3.
+fn skeleton3(cube: &CubeN, state: &[u8]) -> Vec<u8> {
+    let h = (cube.n() - 1) / 2;
+    let mut out = Vec::with_capacity(54);
+    for f in Face::ALL {
+        for r in 0..3 {
+            for c in 0..3 {
+                out.push(state[cube.index(f, r * h, c * h)]);
+            }
+        }
+    }
+    out
+}
+
+/// Turns a 3x3x3 so that its centres show U R F D L B in place, or says why no
+/// whole-cube rotation does.
+pub fn orient_centres(c3: &CubeN, s: &[u8]) -> Result<Vec<u8>, String> {
+    let rot = |f: Face, t: u8| Move {
+        face: f,
+        kind: MoveKind::Rotation,
+        turns: t,
+    };
+    let centre = |s: &[u8], f: Face| s[c3.index(f, 1, 1)];
+    let pres = [
+        None,
+        Some(rot(Face::R, 1)),
+        Some(rot(Face::R, 2)),
+        Some(rot(Face::R, 3)),
+        Some(rot(Face::F, 1)),
+        Some(rot(Face::F, 3)),
+    ];
+    for pre in pres {
+        for y in 0..4u8 {
+            let mut t = s.to_vec();
+            if let Some(p) = pre {
+                c3.apply(&mut t, p);
+            }
+            if y > 0 {
+                c3.apply(&mut t, rot(Face::U, y));
+            }
+            if Face::ALL.iter().all(|&f| centre(&t, f) == f as u8) {
+                return Ok(t);
+            }
+        }
+    }
+    Err("the centres are not those of a cube (two centres share a colour or are mirrored)".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::FaceOrder;
+    use crate::notation::parse_alg;
+
+    fn check(n: usize, s: &str) -> Result<(), String> {
+        let cube = CubeN::new(n);
+        let st = cube.parse_state(s, FaceOrder::Urfdlb)?;
+        validate(&cube, &st)
+    }
+
+    #[test]
+    fn scrambled_cubes_are_valid() {
+        for n in 2..=7 {
+            let cube = CubeN::new(n);
+            let mut s = cube.solved();
+            cube.apply_alg(&mut s, &parse_alg("R U2 Fw' x D 2L B' y Rw2").unwrap_or_default());
+            validate(&cube, &s).unwrap_or_else(|e| panic!("{n}: {e}"));
+        }
+    }
+
+    #[test]
+    fn rules_are_named() {
+        let solved = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+        let swap = |s: &str, i: usize, j: usize| {
+            let mut b = s.as_bytes().to_vec();
+            b.swap(i, j);
+            String::from_utf8(b).unwrap()
+        };
+        // Twist the URF corner: U9 R1 F3 = 8, 9, 20.
+        let mut b = solved.as_bytes().to_vec();
+        (b[8], b[9], b[20]) = (b'R', b'F', b'U');
+        let e = check(3, std::str::from_utf8(&b).unwrap()).unwrap_err();
+        assert!(e.contains("twisted"), "{e}");
+        // Flip the UR edge: U6 = 5, R2 = 10.
+        let e = check(3, &swap(solved, 5, 10)).unwrap_err();
+        assert!(e.contains("flip"), "{e}");
+        let e = check(3, &solved.replace('B', "U")).unwrap_err();
+        assert!(e.contains("appears"), "{e}");
+        let e = check(2, "UUUURRRRFFFFDDDDLLLLBBBX").unwrap_err();
+        assert!(e.contains("unknown colour"), "{e}");
+        // Two corners swapped on a 2x2x2 is fine (no parity rule there)...
+        assert!(check(2, "UUUURRRRFFFFDDDDLLLLBBBB").is_ok());
+    }
+}
