@@ -1,0 +1,100 @@
+//! The `tablegen` command line: output, exit codes, atomic writes.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn tablegen(dir: &std::path::Path) -> Command {
+    let mut c = Command::cargo_bin("tablegen").unwrap();
+    c.arg("--tables").arg(dir);
+    c
+}
+
+#[test]
+fn build_info_verify_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "--threads", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("12870 states"));
+    let out = tablegen(dir.path())
+        .args(["info", "4x4x4-lr-stage", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["id"], "4x4x4-lr-stage");
+    assert_eq!(v["states"], 12870);
+    let hist: Vec<u64> = serde_json::from_value(v["histogram"].clone()).unwrap();
+    assert_eq!(hist.iter().sum::<u64>(), 12870);
+    assert_eq!(v["max_depth"].as_u64().unwrap() as usize, hist.len() - 1);
+    assert!(v["bytes"].as_u64().unwrap() > 12870 / 2);
+    assert!(v["checksum"].as_str().unwrap().len() >= 16);
+    tablegen(dir.path()).args(["verify", "--all"]).assert().success();
+    // No temporary file is left behind.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, vec!["4x4x4-lr-stage.tbl".to_string()]);
+}
+
+#[test]
+fn unknown_id_suggests_close_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path())
+        .args(["build", "4x4x4-ud-stag"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("4x4x4-ud-stage"))
+        .stderr(predicate::str::contains("panicked").not());
+}
+
+#[test]
+fn unwritable_dir_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-dir");
+    std::fs::write(&file, b"x").unwrap();
+    tablegen(&file)
+        .args(["build", "4x4x4-lr-stage"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not-a-dir"));
+}
+
+#[test]
+fn corrupt_artifact_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path()).args(["build", "4x4x4-lr-stage", "-q"]).assert().success();
+    let path = dir.path().join("4x4x4-lr-stage.tbl");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(&path, &bytes).unwrap();
+    tablegen(dir.path())
+        .args(["verify", "4x4x4-lr-stage"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("4x4x4-lr-stage.tbl"));
+    std::fs::write(&path, b"").unwrap();
+    tablegen(dir.path())
+        .args(["info", path.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("4x4x4-lr-stage.tbl"));
+}
+
+#[test]
+fn list_shows_every_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tablegen(dir.path()).args(["list", "--json"]).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let ids: Vec<&str> = v.as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
+    for id in ["2x2x2-htm", "2x2x2-qtm", "pyraminx", "4x4x4-ud-stage", "4x4x4-lr-stage",
+        "4x4x4-centers-solve", "5x5x5-ud-t-stage", "5x5x5-ud-x-stage"] {
+        assert!(ids.contains(&id), "{id} missing");
+    }
+    tablegen(dir.path()).args(["list"]).assert().success().stdout(predicate::str::contains("735471"));
+}

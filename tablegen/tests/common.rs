@@ -1,0 +1,31 @@
+//! Shared test helpers.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// Layered BFS over whole facelet vectors with a hash set: the slow, obvious
+/// method that other results are checked against. Returns states per depth.
+pub fn hashset_bfs(perms: &[Arc<Vec<u16>>], start: Vec<u8>, max_depth: usize) -> Vec<u64> {
+    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    seen.insert(start.clone());
+    let mut frontier = vec![start];
+    let mut hist = vec![1u64];
+    for _ in 0..max_depth {
+        let mut next = Vec::new();
+        for s in &frontier {
+            for p in perms {
+                let t: Vec<u8> = p.iter().map(|&i| s[i as usize]).collect();
+                if !seen.contains(&t) {
+                    seen.insert(t.clone());
+                    next.push(t);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        hist.push(next.len() as u64);
+        frontier = next;
+    }
+    hist
+}

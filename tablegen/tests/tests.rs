@@ -1,0 +1,8 @@
+//! Integration tests of tablegen: every catalog table against independent figures,
+//! the move model against published 3x3x3 counts and cubing.js, and the CLI.
+
+mod catalog_counts;
+mod cli;
+mod common;
+mod cubingjs;
+mod model;
