@@ -1,1 +1,211 @@
-fn main() {}
+//! `cubesolve`: solve and scramble puzzles with the toolkit's tables.
+
+use clap::{Parser, Subcommand};
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use tablegen::cube::{CubeN, FaceOrder};
+
+#[derive(Parser)]
+#[command(name = "cubesolve", version, about = "Solve and scramble twisty puzzles")]
+struct Cli {
+    /// Table directory (default: $CUBE_TABLES, else the workspace's tables/).
+    #[arg(long, global = true, value_name = "DIR")]
+    tables: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve a state or a scrambled puzzle.
+    Solve(SolveArgs),
+    /// Print a random-state scramble and the state it gives.
+    Scramble(ScrambleArgs),
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    /// Puzzle: 2x2x2, pyraminx.
+    #[arg(long)]
+    puzzle: String,
+    /// Facelet state string (cubes).
+    #[arg(long, conflicts_with = "scramble", required_unless_present = "scramble")]
+    state: Option<String>,
+    /// Scramble moves applied to the solved puzzle.
+    #[arg(long)]
+    scramble: Option<String>,
+    /// Face order of --state: urfdlb (default) or ulfrbd.
+    #[arg(long, default_value = "urfdlb")]
+    order: FaceOrder,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct ScrambleArgs {
+    /// Puzzle: 2x2x2, pyraminx.
+    #[arg(long)]
+    puzzle: String,
+    /// Random seed (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// Bad input: exit code 2.
+#[derive(Debug)]
+struct BadInput(String);
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for BadInput {}
+fn bad(msg: impl Into<String>) -> anyhow::Error {
+    BadInput(msg.into()).into()
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let dir = tablegen::artifact::tables_dir(cli.tables.as_deref());
+    let result = match cli.command {
+        Command::Solve(a) => solve(&dir, a),
+        Command::Scramble(a) => scramble(&dir, a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cubesolve: {e:#}");
+            let input = e.chain().any(|c| {
+                c.downcast_ref::<BadInput>().is_some()
+                    || c.downcast_ref::<tablefmt::FormatError>().is_some()
+                    || c.downcast_ref::<solvers::tables::TableError>().is_some()
+            });
+            ExitCode::from(if input { 2 } else { 1 })
+        }
+    }
+}
+
+fn cube_state(n: usize, args: &SolveArgs) -> anyhow::Result<(Vec<u8>, Option<String>)> {
+    let cube = CubeN::new(n);
+    if let Some(s) = &args.state {
+        let st = cube.parse_state(s, args.order).map_err(bad)?;
+        return Ok((st, None));
+    }
+    let text = args.scramble.as_deref().unwrap_or_default();
+    let moves = tablegen::notation::parse_alg(text).map_err(|e| bad(e.to_string()))?;
+    for &m in &moves {
+        cube.check_move(m).map_err(bad)?;
+    }
+    let mut st = cube.solved();
+    cube.apply_alg(&mut st, &moves);
+    Ok((st, Some(tablegen::notation::format_alg(&moves))))
+}
+
+fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let quiet = args.json;
+    let (solution, setup, puzzle) = match args.puzzle.as_str() {
+        "2x2x2" => {
+            let (st, scr) = cube_state(2, &args)?;
+            let solver = solvers::cube2::Solver2::new(dir, quiet)?;
+            (solver.solve(&st).map_err(bad)?, scr, "2x2x2")
+        }
+        "pyraminx" => {
+            let Some(text) = &args.scramble else {
+                return Err(bad("pyraminx takes --scramble (no state string format)"));
+            };
+            let moves = tablegen::pyraminx::parse_alg(text).map_err(|e| bad(e.to_string()))?;
+            let mut st = solvers::pyraminx::PyraState::SOLVED;
+            for &m in &moves {
+                st = st.apply(m);
+            }
+            let solver = solvers::pyraminx::SolverPyra::new(dir, quiet)?;
+            let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+            (solver.solve(&st).map_err(bad)?, Some(names.join(" ")), "pyraminx")
+        }
+        other => return Err(bad(format!("no solver for puzzle {other:?} (have: 2x2x2, pyraminx)"))),
+    };
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    if args.json {
+        let phases: serde_json::Map<String, serde_json::Value> = solution
+            .phases
+            .iter()
+            .map(|(k, v)| (k.clone(), (*v).into()))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({
+                "puzzle": puzzle,
+                "solution": solution.text(),
+                "moves": solution.moves.len(),
+                "ms": ms,
+                "phases": phases,
+            })
+        );
+    } else {
+        println!("{}", solution.text());
+        let setup = setup.unwrap_or_else(|| invert_text(&solution.moves));
+        println!(
+            "https://alg.cubing.net/?puzzle={}&setup={}&alg={}",
+            puzzle,
+            url_alg(&setup),
+            url_alg(&solution.text())
+        );
+    }
+    Ok(())
+}
+
+fn invert_text(moves: &[String]) -> String {
+    moves
+        .iter()
+        .rev()
+        .map(|m| {
+            if let Some(base) = m.strip_suffix('\'') {
+                base.to_string()
+            } else if m.ends_with('2') {
+                m.clone()
+            } else {
+                format!("{m}'")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// alg.cubing.net's URL spelling: `_` for a space, `-` for a prime.
+fn url_alg(s: &str) -> String {
+    s.replace(' ', "_").replace('\'', "-")
+}
+
+fn scramble(dir: &std::path::Path, args: ScrambleArgs) -> anyhow::Result<()> {
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    match args.puzzle.as_str() {
+        "2x2x2" => {
+            let solver = solvers::cube2::Solver2::new(dir, false)?;
+            let rank = rng.gen_range(0..tablegen::cube2::STATES);
+            let state = tablegen::cube2::Cube2::facelets_of(rank);
+            let sol = solver.solve(&state).map_err(bad)?;
+            println!("{}", invert_text(&sol.moves));
+            println!("{}", CubeN::new(2).format_state(&state, FaceOrder::Urfdlb));
+        }
+        "pyraminx" => {
+            let solver = solvers::pyraminx::SolverPyra::new(dir, false)?;
+            let core = tablegen::pyraminx::Pyra::unrank(rng.gen_range(0..tablegen::pyraminx::STATES));
+            let tips = [0; 4].map(|_: u8| rng.gen_range(0..3u8));
+            let st = solvers::pyraminx::PyraState { core, tips };
+            let sol = solver.solve(&st).map_err(bad)?;
+            println!("{}", invert_text(&sol.moves));
+        }
+        other => return Err(bad(format!("no scrambler for puzzle {other:?} (have: 2x2x2, pyraminx)"))),
+    }
+    Ok(())
+}

@@ -163,7 +163,13 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
             dense(&cube2::Cube2::new(moves), progress)
         }
         SpaceDef::Pyraminx => dense(&pyraminx::PyraminxSpace::new(), progress),
-        SpaceDef::Facelets { def: p, moves } => dense(&projection::build(p, moves)?, progress),
+        SpaceDef::Facelets { def: p, moves } => {
+            let space = projection::build(p, moves)?;
+            if !space.is_dense() {
+                return Err("projection too big to rank densely".into());
+            }
+            dense(&space, progress)
+        }
         SpaceDef::SparseFacelets {
             def: p,
             moves,

@@ -268,6 +268,51 @@ impl CubeN {
     }
 }
 
+/// The 24 whole-cube orientations, each as a short sequence of rotations.
+pub fn rotations24() -> Vec<Vec<Move>> {
+    let rot = |f: Face, t: u8| Move {
+        face: f,
+        kind: MoveKind::Rotation,
+        turns: t,
+    };
+    let pres: [Vec<Move>; 6] = [
+        vec![],
+        vec![rot(Face::R, 1)],
+        vec![rot(Face::R, 2)],
+        vec![rot(Face::R, 3)],
+        vec![rot(Face::F, 1)],
+        vec![rot(Face::F, 3)],
+    ];
+    let mut out = Vec::new();
+    for pre in pres {
+        for y in 0..4u8 {
+            let mut r = pre.clone();
+            if y > 0 {
+                r.push(rot(Face::U, y));
+            }
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Rewrites moves found on a cube turned by `rotation` into moves on the cube as it
+/// was: each face letter is replaced by the face that the rotation brought there.
+/// If `rotation` then `moves` solves a state, the result alone solves it too (in
+/// another whole-cube orientation).
+pub fn unrotate(moves: &[Move], rotation: &[Move]) -> Vec<Move> {
+    let c3 = CubeN::new(3);
+    let mut s = c3.solved();
+    c3.apply_alg(&mut s, rotation);
+    moves
+        .iter()
+        .map(|&m| {
+            let face = Face::ALL[s[c3.index(m.face, 1, 1)] as usize];
+            Move { face, ..m }
+        })
+        .collect()
+}
+
 fn dot(a: [i32; 3], b: [i32; 3]) -> i32 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
@@ -355,6 +400,24 @@ mod tests {
         // x moves F's stickers to U.
         let s = after(3, "x", FaceOrder::Urfdlb);
         assert_eq!(&s[..9], "FFFFFFFFF");
+    }
+
+    #[test]
+    fn unrotate_solves_the_original() {
+        let cube = CubeN::new(3);
+        let scramble = parse_alg("R U F'").unwrap();
+        let fix = crate::notation::invert_alg(&scramble);
+        for rot in rotations24() {
+            // A state that `rot` turns into the scrambled cube.
+            let mut s = cube.solved();
+            cube.apply_alg(&mut s, &scramble);
+            cube.apply_alg(&mut s, &crate::notation::invert_alg(&rot));
+            // rot then fix solves s in the turned frame; unrotate(fix) solves it as is.
+            let mut t = s.clone();
+            cube.apply_alg(&mut t, &unrotate(&fix, &rot));
+            assert!(cube.is_solved(&t), "{rot:?}");
+        }
+        assert_eq!(rotations24().len(), 24);
     }
 
     #[test]

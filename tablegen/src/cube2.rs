@@ -146,8 +146,8 @@ impl Cube2 {
     /// turned so that the piece with colours D, B, L sits at DBL, D down.
     pub fn rank_facelets(state: &[u8]) -> Result<u64, String> {
         let cube = CubeN::new(2);
-        let (face_colour, turned) = orient_dbl(&cube, state)?;
-        let (cp, co) = read_corners(&cube, &turned, &face_colour)?;
+        let (_, turned) = orient_dbl(&cube, state)?;
+        let (cp, co) = read_corners(&cube, &turned, &[0, 1, 2, 3, 4, 5])?;
         let twist: u32 = co.iter().map(|&t| t as u32).sum();
         if twist % 3 != 0 {
             return Err("a corner is twisted (corner twists do not sum to 0 mod 3)".into());
@@ -174,36 +174,15 @@ impl Cube2 {
 }
 
 /// Finds the whole-cube rotation that brings the piece coloured D, B, L to the DBL
-/// slot with its D sticker down, and returns the face colours and the turned state.
-fn orient_dbl(cube: &CubeN, state: &[u8]) -> Result<([u8; 6], Vec<u8>), String> {
-    use crate::notation::MoveKind;
-    let rot = |f: Face, t: u8| Move {
-        face: f,
-        kind: MoveKind::Rotation,
-        turns: t,
-    };
+/// slot with its D sticker down; returns the rotation and the turned state.
+pub fn orient_dbl(cube: &CubeN, state: &[u8]) -> Result<(Vec<Move>, Vec<u8>), String> {
     let fac = crate::corners::corner_facelets(cube);
     let want = [Face::D as u8, Face::B as u8, Face::L as u8];
-    let pres = [
-        None,
-        Some(rot(Face::R, 1)),
-        Some(rot(Face::R, 2)),
-        Some(rot(Face::R, 3)),
-        Some(rot(Face::F, 1)),
-        Some(rot(Face::F, 3)),
-    ];
-    for pre in pres {
-        for y in 0..4u8 {
-            let mut s = state.to_vec();
-            if let Some(p) = pre {
-                cube.apply(&mut s, p);
-            }
-            if y > 0 {
-                cube.apply(&mut s, rot(Face::U, y));
-            }
-            if fac[FIXED].map(|i| s[i]) == want {
-                return Ok(([0, 1, 2, 3, 4, 5], s));
-            }
+    for rot in crate::cube::rotations24() {
+        let mut s = state.to_vec();
+        cube.apply_alg(&mut s, &rot);
+        if fac[FIXED].map(|i| s[i]) == want {
+            return Ok((rot, s));
         }
     }
     Err("no corner shows the colours D, B, L in clockwise order".into())

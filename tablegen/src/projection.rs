@@ -101,6 +101,9 @@ impl ProjectionDef {
     }
 }
 
+/// Largest block (in ranks) given an unrank table.
+const MAX_DENSE_BLOCK: u64 = 1 << 28;
+
 struct BlockRank {
     offset: u32,
     size: u32,
@@ -131,6 +134,9 @@ pub fn build(def: &ProjectionDef, moves: &[Move]) -> Result<FaceletMaskSpace, St
     let mut goal = 0u64;
     let binom = binomials(64);
     for b in &def.blocks {
+        if b.faces.len() * cells.len() + positions.len() > 64 {
+            return Err("more than 64 tracked facelets".into());
+        }
         let offset = positions.len() as u32;
         let mut marked = 0u32;
         for &f in &b.faces {
@@ -144,16 +150,20 @@ pub fn build(def: &ProjectionDef, moves: &[Move]) -> Result<FaceletMaskSpace, St
             }
         }
         let size = positions.len() as u32 - offset;
-        let masks = colex_masks(size, marked);
+        let radix = binom[size as usize][marked as usize];
+        // Unrank tables only for blocks small enough to rank densely; a sparse
+        // table moves masks and never unranks.
+        let masks = if radix <= MAX_DENSE_BLOCK {
+            colex_masks(size, marked)
+        } else {
+            Vec::new()
+        };
         blocks.push(BlockRank {
             offset,
             size,
-            radix: masks.len() as u64,
+            radix,
             masks,
         });
-    }
-    if positions.len() > 64 {
-        return Err(format!("{} tracked facelets (at most 64)", positions.len()));
     }
     let mut where_is = vec![usize::MAX; cube.facelets()];
     for (bit, &p) in positions.iter().enumerate() {
@@ -238,7 +248,8 @@ impl FaceletMaskSpace {
         r
     }
 
-    /// Mask of a rank.
+    /// Mask of a rank. Panics for a projection too big to rank densely (see
+    /// [`FaceletMaskSpace::is_dense`]).
     pub fn unrank(&self, mut rank: u64) -> u64 {
         let mut mask = 0;
         for b in self.blocks.iter().rev() {
@@ -247,6 +258,11 @@ impl FaceletMaskSpace {
             mask |= b.masks[digit as usize] << b.offset;
         }
         mask
+    }
+
+    /// True if every block has an unrank table (the space can be ranked densely).
+    pub fn is_dense(&self) -> bool {
+        self.blocks.iter().all(|b| b.masks.len() as u64 == b.radix)
     }
 
     /// The goal mask.

@@ -1,0 +1,77 @@
+//! Distance tables for solvers: memory-mapped from the table directory, or built
+//! on first use (and saved there when it is writable).
+
+use std::path::Path;
+use tablegen::catalog::{self, Built};
+use tablegen::progress::Progress;
+
+/// A dense distance table: one small distance per rank.
+pub enum DistanceTable {
+    /// A verified artifact, memory-mapped.
+    Mapped(tablefmt::Table),
+    /// Built in this process (one byte per rank).
+    Owned(Vec<u8>),
+}
+
+impl DistanceTable {
+    /// Distance of a rank.
+    #[inline]
+    pub fn get(&self, rank: u64) -> u8 {
+        match self {
+            DistanceTable::Mapped(t) => t.dense().map_or(0, |d| d.get(rank)),
+            DistanceTable::Owned(v) => v[rank as usize],
+        }
+    }
+}
+
+/// Errors while getting a table.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// The artifact exists but is corrupt or for another definition.
+    #[error("{0}")]
+    Format(#[from] tablefmt::FormatError),
+    /// The artifact was built from another definition of the table.
+    #[error("{path}: built from another definition of {id}; rebuild it with `tablegen build {id}`")]
+    Stale {
+        /// The file.
+        path: String,
+        /// The table id.
+        id: String,
+    },
+    /// Building failed.
+    #[error("building {0}: {1}")]
+    Build(String, String),
+}
+
+/// Opens table `id` from `dir`, or builds it (showing progress unless `quiet`) and
+/// tries to save it there.
+pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable, TableError> {
+    let def = catalog::find(id).ok_or_else(|| TableError::Build(id.into(), "not in the catalog".into()))?;
+    let path = tablegen::artifact::artifact_path(dir, id);
+    if path.exists() {
+        let opts = tablefmt::OpenOptions {
+            verify_checksum: true,
+            expect_id: Some(id.to_string()),
+        };
+        let table = tablefmt::Table::open(&path, &opts)?;
+        if table.info().definition_hash != def.definition_hash() {
+            return Err(TableError::Stale {
+                path: path.display().to_string(),
+                id: id.into(),
+            });
+        }
+        return Ok(DistanceTable::Mapped(table));
+    }
+    let progress = Progress::new(id, def.expected_states, quiet);
+    let out = catalog::build(&def, &progress).map_err(|e| TableError::Build(id.into(), e))?;
+    if let Ok(bytes) = tablegen::artifact::encode(&def, &out) {
+        // Saving is a convenience: a read-only table directory still solves.
+        if std::fs::create_dir_all(dir).is_ok() {
+            let _ = tablefmt::write_atomic(&path, &bytes);
+        }
+    }
+    match out.data {
+        Built::Dense(v) => Ok(DistanceTable::Owned(v)),
+        Built::Sparse(_) => Err(TableError::Build(id.into(), "not a dense table".into())),
+    }
+}
