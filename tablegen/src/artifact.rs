@@ -43,13 +43,15 @@ pub fn encode(def: &TableDef, out: &BuildOutput) -> Result<Vec<u8>, tablefmt::Fo
         ],
     };
     match &out.data {
-        Built::Dense(values) => {
-            let enc = def.encoding;
-            if enc == Encoding::Fst {
-                return tablefmt::encode_dense(&meta, values, Encoding::Nibble);
+        Built::Dense(values) => match def.encoding {
+            // Distance mod 3 is enough to walk downhill: neighbours differ by at
+            // most one move, so the three candidates have distinct residues.
+            Encoding::Trit => {
+                let residues: Vec<u8> = values.iter().map(|&v| v % 3).collect();
+                tablefmt::encode_dense(&meta, &residues, Encoding::Trit)
             }
-            tablefmt::encode_dense(&meta, values, enc)
-        }
+            enc => tablefmt::encode_dense(&meta, values, enc),
+        },
         Built::Sparse(entries) => {
             let fst = tablefmt::build_fst(entries.iter().map(|(k, v)| (k.as_slice(), *v)))?;
             tablefmt::encode_fst(&meta, fst)

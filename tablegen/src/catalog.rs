@@ -10,7 +10,7 @@ use crate::cube::CubeN;
 use crate::notation::{format_alg, Face, Move};
 use crate::progress::Progress;
 use crate::projection::{Block, Orbit, ProjectionDef};
-use crate::{cube2, projection, pyraminx};
+use crate::{cube2, domino, projection, pyraminx};
 use tablefmt::Encoding;
 
 /// How the states of a table are produced and ranked.
@@ -23,6 +23,11 @@ pub enum SpaceDef {
     },
     /// Pyraminx without tips.
     Pyraminx,
+    /// The 3x3x2 Domino modulo the U-D turn; half-turn (`qtm = false`) or U2 = 2.
+    Domino {
+        /// U2 counts two moves.
+        qtm: bool,
+    },
     /// A facelet projection of an NxNxN cube, ranked densely.
     Facelets {
         /// The projection.
@@ -73,6 +78,10 @@ impl TableDef {
             SpaceDef::Pyraminx => (0..8)
                 .map(|m| pyraminx::move_of_index(m).to_string())
                 .collect(),
+            SpaceDef::Domino { qtm } => {
+                let m = if *qtm { domino::qtm_moves() } else { domino::htm_moves() };
+                m.iter().map(|m| m.to_string()).collect()
+            }
             SpaceDef::Facelets { moves, .. } | SpaceDef::SparseFacelets { moves, .. } => {
                 moves.iter().map(|m| m.to_string()).collect()
             }
@@ -92,6 +101,9 @@ impl TableDef {
         let space = match &self.space {
             SpaceDef::Cube2 { .. } => "cube2 fixed=DBL rank=perm7*729+twist6".to_string(),
             SpaceDef::Pyraminx => "pyraminx-notips rank=(evenperm6*32+flip5)*81+twist4".into(),
+            SpaceDef::Domino { .. } => {
+                "domino mod-y canon=corner0-in-slot0or4 rank=(layer*5040+perm7)*40320+perm8".into()
+            }
             SpaceDef::Facelets { def, .. } => def.describe(),
             SpaceDef::SparseFacelets { def, max_depth, .. } => {
                 format!("sparse {} depth<={max_depth}", def.describe())
@@ -163,6 +175,10 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
             dense(&cube2::Cube2::new(moves), progress)
         }
         SpaceDef::Pyraminx => dense(&pyraminx::PyraminxSpace::new(), progress),
+        SpaceDef::Domino { qtm } => {
+            let moves = if *qtm { domino::qtm_moves() } else { domino::htm_moves() };
+            dense(&domino::DominoSpace::new(moves), progress)
+        }
         SpaceDef::Facelets { def: p, moves } => {
             let space = projection::build(p, moves)?;
             if !space.is_dense() {
@@ -222,6 +238,17 @@ fn ud_stage(n: usize, orbit: Orbit) -> ProjectionDef {
     }
 }
 
+/// Domino positions by distance, half-turn metric (established in docs/domino.md).
+pub const DOMINO_HTM: &[u64] = &[
+    1, 7, 34, 168, 807, 3768, 17250, 77696, 342305, 1472169, 6052497, 22364538, 65693109,
+    121339537, 127175987, 58226238, 3627117, 32344, 28,
+];
+/// Domino positions by distance, U2 counted as two moves.
+pub const DOMINO_QTM: &[u64] = &[
+    1, 6, 27, 120, 529, 2280, 9797, 41602, 172877, 703124, 2753752, 9959476, 31168445,
+    74084200, 115192427, 108804334, 53758865, 9617394, 156080, 264,
+];
+
 /// The whole catalog.
 pub fn catalog() -> Vec<TableDef> {
     use Face::*;
@@ -264,6 +291,26 @@ pub fn catalog() -> Vec<TableDef> {
                 1, 8, 48, 288, 1728, 9896, 51808, 220111, 480467, 166276, 2457, 32,
             ]),
             source: "OEIS A079744",
+        },
+        TableDef {
+            id: "domino",
+            puzzle: "domino",
+            summary: "3x3x2 Domino, every position (mod the U-D turn), moves U U' U2 R2 L2 F2 B2",
+            space: SpaceDef::Domino { qtm: false },
+            encoding: Encoding::Trit,
+            expected_states: domino::STATES,
+            expected_histogram: Some(DOMINO_HTM),
+            source: "8!^2/4 (D. T. Winter 1992); histogram: two methods of ours, docs/domino.md",
+        },
+        TableDef {
+            id: "domino-qtm",
+            puzzle: "domino",
+            summary: "3x3x2 Domino where U2 counts two moves (U U' R2 L2 F2 B2)",
+            space: SpaceDef::Domino { qtm: true },
+            encoding: Encoding::Trit,
+            expected_states: domino::STATES,
+            expected_histogram: Some(DOMINO_QTM),
+            source: "8!^2/4 (D. T. Winter 1992); histogram: two methods of ours, docs/domino.md",
         },
         TableDef {
             id: "4x4x4-ud-stage",

@@ -17,6 +17,7 @@ pub mod corners;
 pub mod cube;
 pub mod cube2;
 pub mod cube3;
+pub mod domino;
 pub mod notation;
 pub mod perm;
 pub mod progress;

@@ -5,4 +5,5 @@ mod catalog_counts;
 mod cli;
 mod common;
 mod cubingjs;
+mod domino;
 mod model;
