@@ -27,10 +27,10 @@ enum Command {
 
 #[derive(clap::Args)]
 struct SolveArgs {
-    /// Puzzle: 2x2x2, pyraminx.
+    /// Puzzle: 2x2x2, 3x3x3, pyraminx, domino.
     #[arg(long)]
     puzzle: String,
-    /// Facelet state string (cubes).
+    /// Facelet state string (cubes, domino).
     #[arg(long, conflicts_with = "scramble", required_unless_present = "scramble")]
     state: Option<String>,
     /// Scramble moves applied to the solved puzzle.
@@ -46,7 +46,7 @@ struct SolveArgs {
 
 #[derive(clap::Args)]
 struct ScrambleArgs {
-    /// Puzzle: 2x2x2, pyraminx.
+    /// Puzzle: 2x2x2, 3x3x3, pyraminx, domino.
     #[arg(long)]
     puzzle: String,
     /// Random seed (default: from the clock).
@@ -126,7 +126,24 @@ fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
             let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
             (solver.solve(&st).map_err(bad)?, Some(names.join(" ")), "pyraminx")
         }
-        other => return Err(bad(format!("no solver for puzzle {other:?} (have: 2x2x2, pyraminx)"))),
+        "domino" => {
+            let (pos, setup) = match (&args.state, &args.scramble) {
+                (Some(st), _) => (solvers::domino::parse_state(st).map_err(bad)?, None),
+                (None, Some(text)) => {
+                    let moves = tablegen::domino::parse_alg(text).map_err(|e| bad(e.to_string()))?;
+                    let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                    (solvers::domino::after(&moves), Some(names.join(" ")))
+                }
+                (None, None) => return Err(bad("give --state or --scramble")),
+            };
+            let solver = solvers::domino::SolverDomino::new(dir, quiet)?;
+            (solver.solve(&pos.0, &pos.1).map_err(bad)?, setup, "domino")
+        }
+        other => {
+            return Err(bad(format!(
+                "no solver for puzzle {other:?} (have: 2x2x2, pyraminx, domino)"
+            )))
+        }
     };
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     if args.json {
@@ -205,7 +222,19 @@ fn scramble(dir: &std::path::Path, args: ScrambleArgs) -> anyhow::Result<()> {
             let sol = solver.solve(&st).map_err(bad)?;
             println!("{}", invert_text(&sol.moves));
         }
-        other => return Err(bad(format!("no scrambler for puzzle {other:?} (have: 2x2x2, pyraminx)"))),
+        "domino" => {
+            let solver = solvers::domino::SolverDomino::new(dir, false)?;
+            let space = tablegen::domino::DominoSpace::new(tablegen::domino::htm_moves());
+            let (cp, ep) = space.pieces(rng.gen_range(0..tablegen::domino::STATES));
+            let sol = solver.solve(&cp, &ep).map_err(bad)?;
+            println!("{}", invert_text(&sol.moves));
+            println!("{}", solvers::domino::format_state(&cp, &ep));
+        }
+        other => {
+            return Err(bad(format!(
+                "no scrambler for puzzle {other:?} (have: 2x2x2, pyraminx, domino)"
+            )))
+        }
     }
     Ok(())
 }

@@ -118,6 +118,16 @@ fn permute(p: &[u8], to: &[u8; 8]) -> Vec<u8> {
     out
 }
 
+/// Applies a move to a position given as `cp[slot] = piece`, `ep[slot] = piece`,
+/// in a fixed frame.
+pub fn apply_pieces(cp: &[u8; 8], ep: &[u8; 8], m: DominoMove) -> ([u8; 8], [u8; 8]) {
+    let (cm, em) = slot_map(m);
+    (
+        permute(cp, &cm).try_into().expect("8"),
+        permute(ep, &em).try_into().expect("8"),
+    )
+}
+
 /// The y turn of the whole puzzle (like U, both layers).
 fn y_map(k: u8) -> [u8; 8] {
     let mut r = [0u8; 8];
@@ -238,9 +248,7 @@ impl DominoSpace {
     /// Applies any Domino move (including D turns) to a rank.
     pub fn apply_move(&self, rank: u64, m: DominoMove) -> u64 {
         let (cp, ep) = self.pieces(rank);
-        let (cm, em) = slot_map(m);
-        let cp: [u8; 8] = permute(&cp, &cm).try_into().expect("8");
-        let ep: [u8; 8] = permute(&ep, &em).try_into().expect("8");
+        let (cp, ep) = apply_pieces(&cp, &ep, m);
         self.rank_pieces(&cp, &ep)
     }
 

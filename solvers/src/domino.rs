@@ -1,0 +1,214 @@
+//! Optimal 3x3x2 Domino solver: walks the `domino` table (distance mod 3) downhill.
+//!
+//! State strings are the 3x3x3 facelet string without the middle rows of the four
+//! side faces: 42 letters, faces in `U R F D L B` order, U and D as 3x3 (U with B at
+//! the top, D with F at the top), R F L B as two rows of three (top row, then
+//! bottom row, U at the top, as on the 3x3x3 net).
+
+use crate::tables::{load_or_build, DistanceTable, TableError};
+use crate::Solution;
+use std::path::Path;
+use tablegen::corners::read_corners;
+use tablegen::cube::CubeN;
+use tablegen::domino::{apply_pieces, htm_moves, DominoMove, DominoSpace};
+use tablegen::notation::{Face, Move};
+
+/// Facelets of the 3x3x3 that a Domino has, in state-string order.
+pub fn domino_facelets() -> Vec<usize> {
+    let c = CubeN::new(3);
+    let mut out = Vec::with_capacity(42);
+    for f in Face::ALL {
+        let rows: &[usize] = if matches!(f, Face::U | Face::D) { &[0, 1, 2] } else { &[0, 2] };
+        for &r in rows {
+            for col in 0..3 {
+                out.push(c.index(f, r, col));
+            }
+        }
+    }
+    out
+}
+
+/// The 3x3x3 move that a Domino move is.
+pub fn as_cube_move(m: DominoMove) -> Move {
+    match m {
+        DominoMove::U(t) => Move::face(Face::U, t),
+        DominoMove::D(t) => Move::face(Face::D, t),
+        DominoMove::Half(c) => Move::face(Face::from_letter(c).expect("R L F B"), 2),
+    }
+}
+
+/// Edge facelets (U/D sticker first) of Kociemba's UR UF UL UB DR DF DL DB.
+const EDGES: [[(Face, usize, usize); 2]; 8] = [
+    [(Face::U, 1, 2), (Face::R, 0, 1)],
+    [(Face::U, 2, 1), (Face::F, 0, 1)],
+    [(Face::U, 1, 0), (Face::L, 0, 1)],
+    [(Face::U, 0, 1), (Face::B, 0, 1)],
+    [(Face::D, 1, 2), (Face::R, 2, 1)],
+    [(Face::D, 0, 1), (Face::F, 2, 1)],
+    [(Face::D, 1, 0), (Face::L, 2, 1)],
+    [(Face::D, 2, 1), (Face::B, 2, 1)],
+];
+
+/// Parses a 42-letter Domino state into `(cp, ep)` (slot -> piece).
+pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), String> {
+    let chars: Vec<char> = s.trim().chars().collect();
+    if chars.len() != 42 {
+        return Err(format!("a Domino state has 42 facelets, got {}", chars.len()));
+    }
+    let c = CubeN::new(3);
+    // Unseen middle rows get the face's own colour; they are never read.
+    let mut st = c.solved();
+    for (k, &i) in domino_facelets().iter().enumerate() {
+        st[i] = Face::from_letter(chars[k])
+            .ok_or_else(|| format!("unknown colour {:?} at character {k}", chars[k]))? as u8;
+    }
+    if st[c.index(Face::U, 1, 1)] != Face::U as u8 || st[c.index(Face::D, 1, 1)] != Face::D as u8 {
+        return Err("the U and D centres must show U and D".into());
+    }
+    let (cp, co) = read_corners(&c, &st, &[0, 1, 2, 3, 4, 5])?;
+    if co.iter().any(|&t| t != 0) {
+        return Err("a corner's U/D colour is not on the U or D face".into());
+    }
+    let mut ep = [0u8; 8];
+    let mut seen = [false; 8];
+    for (slot, cells) in EDGES.iter().enumerate() {
+        let cols = cells.map(|(f, r, col)| st[c.index(f, r, col)]);
+        let piece = EDGES
+            .iter()
+            .position(|e| e[0].0 as u8 == cols[0] && e[1].0 as u8 == cols[1])
+            .ok_or_else(|| format!("the edge in slot {slot} is not a Domino edge"))?;
+        if std::mem::replace(&mut seen[piece], true) {
+            return Err(format!("edge piece {piece} appears twice"));
+        }
+        ep[slot] = piece as u8;
+    }
+    Ok((cp, ep))
+}
+
+/// Prints a position (`cp[slot] = piece`) as a 42-letter state string.
+pub fn format_state(cp: &[u8; 8], ep: &[u8; 8]) -> String {
+    let c = CubeN::new(3);
+    let mut st = c.solved();
+    let fac = tablegen::corners::corner_facelets(&c);
+    for slot in 0..8 {
+        let faces = tablegen::corners::CORNER_FACES[cp[slot] as usize];
+        for k in 0..3 {
+            st[fac[slot][k]] = faces[k] as u8;
+        }
+        for k in 0..2 {
+            let (f, r, col) = EDGES[slot][k];
+            st[c.index(f, r, col)] = EDGES[ep[slot] as usize][k].0 as u8;
+        }
+    }
+    domino_facelets()
+        .iter()
+        .map(|&i| Face::ALL[st[i] as usize].letter())
+        .collect()
+}
+
+/// Applies Domino moves to the solved puzzle.
+pub fn after(moves: &[DominoMove]) -> ([u8; 8], [u8; 8]) {
+    let mut pos = ([0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3, 4, 5, 6, 7]);
+    for &m in moves {
+        pos = apply_pieces(&pos.0, &pos.1, m);
+    }
+    pos
+}
+
+/// The solver.
+pub struct SolverDomino {
+    space: DominoSpace,
+    table: DistanceTable,
+    goal: u64,
+}
+
+impl SolverDomino {
+    /// Loads (or builds: about half a minute) the `domino` table.
+    pub fn new(dir: &Path, quiet: bool) -> Result<SolverDomino, TableError> {
+        let space = DominoSpace::new(htm_moves());
+        let goal = space.rank_full(0, 0);
+        Ok(SolverDomino {
+            space,
+            table: load_or_build("domino", dir, quiet)?,
+            goal,
+        })
+    }
+
+    /// Rank of a position.
+    pub fn rank(&self, cp: &[u8; 8], ep: &[u8; 8]) -> u64 {
+        self.space.rank_pieces(cp, ep)
+    }
+
+    /// Optimal solution of a position (fixed frame, `cp[slot] = piece`). The table
+    /// holds distance mod 3: neighbours are one move nearer, level or one further,
+    /// so the residue picks the way down. Each candidate move is made on the real
+    /// position, so the moves named are the physical ones.
+    pub fn solve(&self, cp: &[u8; 8], ep: &[u8; 8]) -> Result<Solution, String> {
+        let (mut cp, mut ep) = (*cp, *ep);
+        let mut moves = Vec::new();
+        let all = [
+            DominoMove::U(1),
+            DominoMove::U(3),
+            DominoMove::U(2),
+            DominoMove::Half('R'),
+            DominoMove::Half('L'),
+            DominoMove::Half('F'),
+            DominoMove::Half('B'),
+        ];
+        let mut r = self.rank(&cp, &ep);
+        while r != self.goal {
+            let want = (self.table.get(r) % 3 + 2) % 3;
+            let (m, c2, e2, r2) = all
+                .iter()
+                .map(|&m| {
+                    let (c2, e2) = apply_pieces(&cp, &ep, m);
+                    (m, c2, e2, self.rank(&c2, &e2))
+                })
+                .find(|&(_, _, _, t)| self.table.get(t) % 3 == want)
+                .ok_or_else(|| format!("table inconsistent at rank {r}"))?;
+            moves.push(m.to_string());
+            (cp, ep, r) = (c2, e2, r2);
+            if moves.len() > 64 {
+                return Err("no way down (the table does not match the model)".into());
+            }
+        }
+        Ok(Solution {
+            phases: vec![("optimal".into(), moves.len())],
+            moves,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The piece model and the 3x3x3 facelet model agree on every move, through
+    /// the state string.
+    #[test]
+    fn pieces_and_facelets_agree() {
+        let c = CubeN::new(3);
+        let alg = tablegen::domino::parse_alg("U R2 D' F2 U2 L2 B2 D R2 U'").unwrap();
+        let mut st = c.solved();
+        let mut pos = after(&[]);
+        for &m in &alg {
+            c.apply(&mut st, as_cube_move(m));
+            pos = apply_pieces(&pos.0, &pos.1, m);
+            let text: String = domino_facelets()
+                .iter()
+                .map(|&i| Face::ALL[st[i] as usize].letter())
+                .collect();
+            assert_eq!(format_state(&pos.0, &pos.1), text);
+            assert_eq!(parse_state(&text).unwrap(), pos);
+        }
+    }
+
+    #[test]
+    fn bad_states_are_refused() {
+        let solved = format_state(&[0, 1, 2, 3, 4, 5, 6, 7], &[0, 1, 2, 3, 4, 5, 6, 7]);
+        assert!(parse_state(&solved[1..]).unwrap_err().contains("42"));
+        let mut b = solved.clone().into_bytes();
+        b.swap(0, 9); // a U sticker and an R sticker
+        assert!(parse_state(std::str::from_utf8(&b).unwrap()).is_err());
+    }
+}

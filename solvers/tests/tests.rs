@@ -1,0 +1,5 @@
+//! Solver tests: scramble -> solve -> solved on thousands of random states, and
+//! the `cubesolve` command line.
+
+mod cli;
+mod random_states;
