@@ -2,7 +2,6 @@
 //! replaying the solution on an independent model of the puzzle.
 
 use rand::{Rng, SeedableRng};
-use solvers::tables::load_or_build;
 use std::path::PathBuf;
 use tablegen::cube::CubeN;
 
@@ -21,8 +20,6 @@ fn rng() -> rand_xoshiro::Xoshiro256PlusPlus {
 fn two_by_two_random_states_are_solved_optimally() {
     let dir = tables();
     let solver = solvers::cube2::Solver2::new(&dir, true).unwrap();
-    let qtm = load_or_build("2x2x2-qtm", &dir, true).unwrap();
-    let _ = qtm;
     let cube = CubeN::new(2);
     let mut r = rng();
     let mut lengths = [0usize; 12];
