@@ -1,1 +1,130 @@
-//! tablefmt
+//! `tablefmt` stores lookup tables on disk: checksummed, versioned, memory-mapped,
+//! written atomically. It knows nothing about puzzles.
+//!
+//! Two kinds of table:
+//!
+//! - **Dense**: a ranked state space `0..states` with one small value per state (a
+//!   distance, or a distance mod 3), packed with an [`Encoding`]: `Nibble` (4
+//!   bits), `Crumb` (2 bits), `Trit` (5 base-3 digits per byte, 1.6 bits) or `Byte`.
+//!   [`DenseView::get`] is O(1) and allocation-free.
+//! - **Sparse**: an [`fst::Map`] from packed state bytes (sorted) to `u64`.
+//!
+//! # File layout (format version 1)
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 0..8 | magic `b"CUBETBL\0"` |
+//! | 8..12 | format version, u32 little-endian (= [`FORMAT_VERSION`]) |
+//! | 12..16 | reserved, u32 0 |
+//! | 16.. | an rkyv 0.8 archive (little-endian, 32-bit relative pointers) of `TableFile { header, payload }` |
+//!
+//! The header holds the id, the caller's definition hash, the state count, the depth
+//! histogram, the encoding, the xxh3-128 checksum of the payload bytes, the
+//! generator string, free-form key/value pairs, and an xxh3-64 self-hash of those
+//! fields (so a damaged header is caught cheaply). The payload is the packed
+//! dense bytes or the FST bytes. Files are at most [`MAX_FILE_BYTES`].
+//!
+//! Reading checks the magic and version *before* touching the archive (an old or
+//! foreign file gets a message naming the version found and expected), then
+//! validates the archive with rkyv's checked access, the header's self-hash, the
+//! payload's shape and — unless asked not to — the payload checksum. Every fault is
+//! a [`FormatError`] whose one-line `Display` names the file and the fault; no
+//! input makes the reader panic.
+//!
+//! # Example
+//!
+//! ```
+//! use tablefmt::{encode_dense, write_atomic, Encoding, OpenOptions, Table, TableMeta};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("toy.tbl");
+//! let values = [0u8, 1, 2, 1, 2, 2, 1];
+//! let meta = TableMeta {
+//!     id: "toy".into(),
+//!     definition_hash: 0x1234,
+//!     states: values.len() as u64,
+//!     histogram: vec![1, 3, 3],
+//!     generator: "example 0.1".into(),
+//!     meta: vec![("puzzle".into(), "none".into())],
+//! };
+//! let bytes = encode_dense(&meta, &values, Encoding::Trit)?;
+//! write_atomic(&path, &bytes)?;
+//!
+//! let opts = OpenOptions { expect_id: Some("toy".into()), ..OpenOptions::default() };
+//! let table = Table::open(&path, &opts)?;
+//! assert_eq!(table.info().histogram, [1, 3, 3]);
+//! let dense = table.dense().expect("a dense table");
+//! assert_eq!(dense.get(4), 2);
+//! assert_eq!(dense.iter().collect::<Vec<_>>(), values);
+//!
+//! // Damage one payload byte: opening now fails, naming the file and the fault.
+//! let mut broken = bytes.clone();
+//! broken[table.payload_range().start] ^= 1;
+//! write_atomic(&path, &broken)?;
+//! let err = Table::open(&path, &opts).unwrap_err();
+//! assert!(err.to_string().contains("toy.tbl: checksum mismatch"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod archive;
+mod encoding;
+mod error;
+mod files;
+mod table;
+
+pub use encoding::{pack_dense, unpack_dense, DenseView, Encoding, ParseEncodingError};
+pub use error::{ErrorKind, FormatError};
+pub use files::{build_fst, checksum_hex, compress_file, decompress_file, write_atomic};
+pub use fst;
+pub use table::{read_header, verify, HeaderInfo, OpenOptions, Table};
+
+/// The first 8 bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"CUBETBL\0";
+
+/// The format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Length of the fixed preamble (magic, version, reserved) before the archive.
+pub const PREAMBLE_LEN: usize = 16;
+
+/// The largest table file the writers produce, in bytes.
+pub const MAX_FILE_BYTES: u64 = 100_000_000;
+
+/// What the writers store about a table besides its values.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableMeta {
+    /// Table id (e.g. `2x2x2-htm`).
+    pub id: String,
+    /// A hash of the table's definition, chosen by the caller; readers compare it
+    /// to detect stale tables.
+    pub definition_hash: u64,
+    /// Number of states (dense: the number of values).
+    pub states: u64,
+    /// Number of states per depth, from depth 0.
+    pub histogram: Vec<u64>,
+    /// What wrote the table, e.g. `tablegen 0.1.0`.
+    pub generator: String,
+    /// Free-form key/value pairs.
+    pub meta: Vec<(String, String)>,
+}
+
+/// Encodes a dense table: returns the whole file's bytes.
+///
+/// `values` holds one value per state (`values.len()` must equal `meta.states`),
+/// each fitting `encoding` (else [`ErrorKind::ValueOutOfRange`]). Fails with
+/// [`ErrorKind::TooLarge`] if the file would exceed [`MAX_FILE_BYTES`].
+pub fn encode_dense(
+    meta: &TableMeta,
+    values: &[u8],
+    encoding: Encoding,
+) -> Result<Vec<u8>, FormatError> {
+    archive::encode_dense(meta, values, encoding)
+}
+
+/// Encodes a sparse table from the bytes of an [`fst::Map`] (see [`build_fst`]):
+/// returns the whole file's bytes.
+pub fn encode_fst(meta: &TableMeta, fst_bytes: Vec<u8>) -> Result<Vec<u8>, FormatError> {
+    archive::encode_fst(meta, fst_bytes)
+}

@@ -1,0 +1,353 @@
+//! The file layout: a 16-byte preamble, then an rkyv archive of [`TableFile`].
+//!
+//! Everything here is private to the crate; the public face is [`crate::Table`],
+//! [`crate::encode_dense`] and [`crate::encode_fst`].
+
+use crate::encoding::{pack_dense, Encoding};
+use crate::error::{ErrorKind, FormatError};
+use crate::{TableMeta, FORMAT_VERSION, MAGIC, MAX_FILE_BYTES, PREAMBLE_LEN};
+use std::ops::Range;
+
+/// The archived root.
+#[derive(rkyv::Archive, rkyv::Serialize)]
+pub(crate) struct TableFile {
+    pub header: Header,
+    pub payload: Payload,
+}
+
+/// Everything about the table but its values.
+#[derive(rkyv::Archive, rkyv::Serialize)]
+pub(crate) struct Header {
+    pub id: String,
+    pub definition_hash: u64,
+    pub states: u64,
+    pub histogram: Vec<u64>,
+    /// [`Encoding::tag`].
+    pub encoding: u8,
+    /// xxh3-128 of the payload bytes, little-endian.
+    pub checksum: [u8; 16],
+    pub generator: String,
+    pub meta: Vec<MetaEntry>,
+    /// xxh3-64 of the canonical form of every field above ([`header_hash`]), so a
+    /// damaged header is caught without hashing the payload.
+    pub header_hash: u64,
+}
+
+/// One free-form key/value pair.
+#[derive(rkyv::Archive, rkyv::Serialize)]
+pub(crate) struct MetaEntry {
+    pub key: String,
+    pub value: String,
+}
+
+/// The values.
+#[derive(rkyv::Archive, rkyv::Serialize)]
+pub(crate) enum Payload {
+    /// A packed dense payload.
+    Dense(Vec<u8>),
+    /// The bytes of an `fst::Map`.
+    Fst(Vec<u8>),
+}
+
+/// The header fields in owned form, as read back from a file.
+pub(crate) struct HeaderFields {
+    pub id: String,
+    pub definition_hash: u64,
+    pub states: u64,
+    pub histogram: Vec<u64>,
+    pub encoding: Encoding,
+    pub checksum: u128,
+    pub generator: String,
+    pub meta: Vec<(String, String)>,
+}
+
+/// xxh3-64 over a length-prefixed canonical serialisation of the header fields.
+#[allow(clippy::too_many_arguments)]
+fn header_hash<'a>(
+    id: &str,
+    definition_hash: u64,
+    states: u64,
+    histogram: impl ExactSizeIterator<Item = u64>,
+    encoding: u8,
+    checksum: &[u8; 16],
+    generator: &str,
+    meta: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
+) -> u64 {
+    fn put_str(buf: &mut Vec<u8>, s: &str) {
+        buf.extend_from_slice(&(s.len() as u64).to_le_bytes());
+        buf.extend_from_slice(s.as_bytes());
+    }
+    let mut buf = Vec::with_capacity(256);
+    buf.extend_from_slice(b"cubetbl header v1\0");
+    put_str(&mut buf, id);
+    buf.extend_from_slice(&definition_hash.to_le_bytes());
+    buf.extend_from_slice(&states.to_le_bytes());
+    buf.extend_from_slice(&(histogram.len() as u64).to_le_bytes());
+    for h in histogram {
+        buf.extend_from_slice(&h.to_le_bytes());
+    }
+    buf.push(encoding);
+    buf.extend_from_slice(checksum);
+    put_str(&mut buf, generator);
+    buf.extend_from_slice(&(meta.len() as u64).to_le_bytes());
+    for (k, v) in meta {
+        put_str(&mut buf, k);
+        put_str(&mut buf, v);
+    }
+    xxhash_rust::xxh3::xxh3_64(&buf)
+}
+
+/// xxh3-128 of `bytes`.
+pub(crate) fn hash128(bytes: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(bytes)
+}
+
+/// Serialises a whole file: preamble + archive.
+fn encode(meta: &TableMeta, encoding: Encoding, payload: Vec<u8>) -> Result<Vec<u8>, FormatError> {
+    let too_large = |bytes: u64| {
+        FormatError::from(ErrorKind::TooLarge {
+            id: meta.id.clone(),
+            bytes,
+            limit: MAX_FILE_BYTES,
+        })
+    };
+    let floor = (PREAMBLE_LEN + payload.len()) as u64;
+    if floor > MAX_FILE_BYTES {
+        return Err(too_large(floor));
+    }
+    let checksum = hash128(&payload).to_le_bytes();
+    let tag = encoding.tag();
+    let hh = header_hash(
+        &meta.id,
+        meta.definition_hash,
+        meta.states,
+        meta.histogram.iter().copied(),
+        tag,
+        &checksum,
+        &meta.generator,
+        meta.meta.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    );
+    let file = TableFile {
+        header: Header {
+            id: meta.id.clone(),
+            definition_hash: meta.definition_hash,
+            states: meta.states,
+            histogram: meta.histogram.clone(),
+            encoding: tag,
+            checksum,
+            generator: meta.generator.clone(),
+            meta: meta
+                .meta
+                .iter()
+                .map(|(k, v)| MetaEntry {
+                    key: k.clone(),
+                    value: v.clone(),
+                })
+                .collect(),
+            header_hash: hh,
+        },
+        payload: if encoding.is_dense() {
+            Payload::Dense(payload)
+        } else {
+            Payload::Fst(payload)
+        },
+    };
+    let mut out = Vec::with_capacity(floor as usize + 1024);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    // The serializer aligns relative to the start of `out`, and the preamble is 16
+    // bytes long, so the archive starts 16-aligned in the file.
+    let out = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&file, out)
+        .map_err(|e| ErrorKind::Corrupt(format!("cannot serialise the archive: {e}")))?;
+    if out.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(out.len() as u64));
+    }
+    Ok(out)
+}
+
+/// See [`crate::encode_dense`].
+pub(crate) fn encode_dense(
+    meta: &TableMeta,
+    values: &[u8],
+    encoding: Encoding,
+) -> Result<Vec<u8>, FormatError> {
+    if !encoding.is_dense() {
+        return Err(ErrorKind::Invalid(
+            "encode_dense needs a dense encoding; use encode_fst for fst".into(),
+        )
+        .into());
+    }
+    if values.len() as u64 != meta.states {
+        return Err(ErrorKind::Invalid(format!(
+            "table {:?}: {} values given for {} states",
+            meta.id,
+            values.len(),
+            meta.states
+        ))
+        .into());
+    }
+    let packed_len = encoding.packed_len(meta.states).unwrap_or(0);
+    if packed_len.saturating_add(PREAMBLE_LEN as u64) > MAX_FILE_BYTES {
+        return Err(ErrorKind::TooLarge {
+            id: meta.id.clone(),
+            bytes: packed_len + PREAMBLE_LEN as u64,
+            limit: MAX_FILE_BYTES,
+        }
+        .into());
+    }
+    let payload = pack_dense(values, encoding)?;
+    encode(meta, encoding, payload)
+}
+
+/// See [`crate::encode_fst`].
+pub(crate) fn encode_fst(meta: &TableMeta, fst_bytes: Vec<u8>) -> Result<Vec<u8>, FormatError> {
+    if let Err(e) = fst::Map::new(fst_bytes.as_slice()) {
+        return Err(ErrorKind::Invalid(format!(
+            "table {:?}: the payload is not a valid FST map: {e}",
+            meta.id
+        ))
+        .into());
+    }
+    encode(meta, Encoding::Fst, fst_bytes)
+}
+
+/// The result of checking a file's bytes (header and structure, not the checksum).
+pub(crate) struct Parsed {
+    pub header: HeaderFields,
+    /// Byte range of the payload within the whole file.
+    pub payload: Range<usize>,
+}
+
+/// Checks preamble, archive structure, header self-hash and payload shape. The
+/// payload checksum is *not* checked here (see [`check_checksum`]).
+///
+/// `bytes` is the whole file; for the archive to be readable, `bytes` must start
+/// at a 16-aligned address.
+pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed, ErrorKind> {
+    if bytes.is_empty() {
+        return Err(ErrorKind::Empty);
+    }
+    let head = &bytes[..bytes.len().min(MAGIC.len())];
+    if head != &MAGIC[..head.len()] {
+        return Err(ErrorKind::BadMagic {
+            found: head.to_vec(),
+        });
+    }
+    if bytes.len() < PREAMBLE_LEN {
+        return Err(ErrorKind::Truncated {
+            len: bytes.len() as u64,
+            needed: PREAMBLE_LEN as u64,
+        });
+    }
+    let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let version = word(8);
+    if version != FORMAT_VERSION {
+        return Err(ErrorKind::UnsupportedVersion {
+            found: version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    let reserved = word(12);
+    if reserved != 0 {
+        return Err(ErrorKind::Corrupt(format!(
+            "reserved preamble field (bytes 12..16) is {reserved:#x}, expected 0"
+        )));
+    }
+    let archive = &bytes[PREAMBLE_LEN..];
+    if archive.is_empty() {
+        return Err(ErrorKind::Truncated {
+            len: bytes.len() as u64,
+            needed: PREAMBLE_LEN as u64 + 1,
+        });
+    }
+    let root = rkyv::access::<ArchivedTableFile, rkyv::rancor::Error>(archive).map_err(|e| {
+        ErrorKind::Corrupt(format!(
+            "invalid archive structure after byte {PREAMBLE_LEN} (truncated or damaged file?): {e}"
+        ))
+    })?;
+    let h = &root.header;
+    let expect_hash = h.header_hash.to_native();
+    let found_hash = header_hash(
+        h.id.as_str(),
+        h.definition_hash.to_native(),
+        h.states.to_native(),
+        h.histogram.iter().map(|x| x.to_native()),
+        h.encoding,
+        &h.checksum,
+        h.generator.as_str(),
+        h.meta.iter().map(|m| (m.key.as_str(), m.value.as_str())),
+    );
+    if expect_hash != found_hash {
+        return Err(ErrorKind::Corrupt(format!(
+            "header self-check failed (header hash says {expect_hash:016x}, header fields hash to {found_hash:016x})"
+        )));
+    }
+    let encoding = Encoding::from_tag(h.encoding)
+        .ok_or_else(|| ErrorKind::Corrupt(format!("unknown encoding tag {}", h.encoding)))?;
+    let states = h.states.to_native();
+    let data: &[u8] = match (&root.payload, encoding.is_dense()) {
+        (ArchivedPayload::Dense(v), true) => {
+            let want = encoding.packed_len(states).unwrap_or(0);
+            if v.len() as u64 != want {
+                return Err(ErrorKind::Corrupt(format!(
+                    "dense payload is {} bytes, but {states} states in {encoding} encoding need {want}",
+                    v.len()
+                )));
+            }
+            v.as_slice()
+        }
+        (ArchivedPayload::Fst(v), false) => {
+            if let Err(e) = fst::Map::new(v.as_slice()) {
+                let at = v.as_ptr() as usize - bytes.as_ptr() as usize;
+                return Err(ErrorKind::Corrupt(format!(
+                    "bad FST payload at bytes {at}..{}: {e}",
+                    at + v.len()
+                )));
+            }
+            v.as_slice()
+        }
+        (ArchivedPayload::Dense(_), false) => {
+            return Err(ErrorKind::Corrupt(format!(
+                "header says {encoding} but the payload is dense"
+            )))
+        }
+        (ArchivedPayload::Fst(_), true) => {
+            return Err(ErrorKind::Corrupt(format!(
+                "header says {encoding} but the payload is an FST"
+            )))
+        }
+    };
+    // The payload is a sub-slice of `bytes`: its offset is a plain address difference.
+    let start = data.as_ptr() as usize - bytes.as_ptr() as usize;
+    let header = HeaderFields {
+        id: h.id.as_str().to_string(),
+        definition_hash: h.definition_hash.to_native(),
+        states,
+        histogram: h.histogram.iter().map(|x| x.to_native()).collect(),
+        encoding,
+        checksum: u128::from_le_bytes(h.checksum),
+        generator: h.generator.as_str().to_string(),
+        meta: h
+            .meta
+            .iter()
+            .map(|m| (m.key.as_str().to_string(), m.value.as_str().to_string()))
+            .collect(),
+    };
+    Ok(Parsed {
+        header,
+        payload: start..start + data.len(),
+    })
+}
+
+/// Compares the payload's xxh3-128 with the header's.
+pub(crate) fn check_checksum(bytes: &[u8], parsed: &Parsed) -> Result<(), ErrorKind> {
+    let found = hash128(&bytes[parsed.payload.clone()]);
+    if found != parsed.header.checksum {
+        return Err(ErrorKind::ChecksumMismatch {
+            expected: format!("{:032x}", parsed.header.checksum),
+            found: format!("{found:032x}"),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,358 @@
+//! Payload encodings: packing one small value per state, and O(1) lookup.
+
+use crate::error::{ErrorKind, FormatError};
+use std::fmt;
+use std::str::FromStr;
+
+/// How a table's payload stores its values.
+///
+/// The four dense encodings store one value per ranked state `0..states`, packed
+/// little-end first:
+///
+/// | encoding | values | bits/state | state `i` lives in |
+/// |---|---|---:|---|
+/// | `Nibble` | 0..=15 | 4 | byte `i/2`, low nibble for even `i` |
+/// | `Crumb` | 0..=3 | 2 | byte `i/4`, bits `2*(i%4)..` |
+/// | `Trit` | 0..=2 | 1.6 | byte `i/5` = Σ v<sub>k</sub>·3<sup>k</sup>, digit `i%5` |
+/// | `Byte` | 0..=255 | 8 | byte `i` |
+///
+/// Unused slots of the last byte hold 0. `Fst` is the sparse encoding: an
+/// [`fst::Map`] from packed state bytes to `u64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Encoding {
+    /// 4 bits per state, values 0..=15.
+    Nibble,
+    /// 2 bits per state, values 0..=3.
+    Crumb,
+    /// Base-3 packing, 5 values in 0..=2 per byte (1.6 bits per state).
+    Trit,
+    /// 8 bits per state.
+    Byte,
+    /// Sparse: an FST map from key bytes to `u64`.
+    Fst,
+}
+
+impl Encoding {
+    /// All encodings, in tag order.
+    pub const ALL: [Encoding; 5] = [
+        Encoding::Nibble,
+        Encoding::Crumb,
+        Encoding::Trit,
+        Encoding::Byte,
+        Encoding::Fst,
+    ];
+
+    /// Storage cost of one state in bits (dense encodings); `0.0` for `Fst`, whose
+    /// size depends on the keys.
+    pub fn bits_per_state(self) -> f64 {
+        match self {
+            Encoding::Nibble => 4.0,
+            Encoding::Crumb => 2.0,
+            Encoding::Trit => 1.6,
+            Encoding::Byte => 8.0,
+            Encoding::Fst => 0.0,
+        }
+    }
+
+    /// The largest value a dense encoding stores; `None` for `Fst`.
+    pub fn max_value(self) -> Option<u8> {
+        match self {
+            Encoding::Nibble => Some(15),
+            Encoding::Crumb => Some(3),
+            Encoding::Trit => Some(2),
+            Encoding::Byte => Some(255),
+            Encoding::Fst => None,
+        }
+    }
+
+    /// Whether this is one of the dense (ranked) encodings.
+    pub fn is_dense(self) -> bool {
+        self != Encoding::Fst
+    }
+
+    /// How many states share one byte (dense encodings); `None` for `Fst`.
+    pub fn states_per_byte(self) -> Option<u64> {
+        match self {
+            Encoding::Nibble => Some(2),
+            Encoding::Crumb => Some(4),
+            Encoding::Trit => Some(5),
+            Encoding::Byte => Some(1),
+            Encoding::Fst => None,
+        }
+    }
+
+    /// Payload length in bytes of a dense table of `states` states; `None` for `Fst`.
+    pub fn packed_len(self, states: u64) -> Option<u64> {
+        self.states_per_byte().map(|k| states.div_ceil(k))
+    }
+
+    /// The lower-case name (`nibble`, `crumb`, `trit`, `byte`, `fst`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Nibble => "nibble",
+            Encoding::Crumb => "crumb",
+            Encoding::Trit => "trit",
+            Encoding::Byte => "byte",
+            Encoding::Fst => "fst",
+        }
+    }
+
+    /// The tag stored in files.
+    pub(crate) fn tag(self) -> u8 {
+        match self {
+            Encoding::Nibble => 0,
+            Encoding::Crumb => 1,
+            Encoding::Trit => 2,
+            Encoding::Byte => 3,
+            Encoding::Fst => 4,
+        }
+    }
+
+    /// The encoding of a stored tag.
+    pub(crate) fn from_tag(tag: u8) -> Option<Encoding> {
+        Encoding::ALL.get(usize::from(tag)).copied()
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown encoding name given to [`Encoding::from_str`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseEncodingError(pub String);
+
+impl fmt::Display for ParseEncodingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown encoding {:?} (expected nibble, crumb, trit, byte or fst)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseEncodingError {}
+
+impl FromStr for Encoding {
+    type Err = ParseEncodingError;
+
+    /// Parses a lower-case name (ASCII case is ignored).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Encoding::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| ParseEncodingError(s.to_string()))
+    }
+}
+
+/// `TRIT_DIGITS[b][k]` is base-3 digit `k` of byte `b` (of `b % 243` for the 13
+/// bytes a valid payload never holds, so lookups never fail).
+pub(crate) static TRIT_DIGITS: [[u8; 5]; 256] = trit_table();
+
+const fn trit_table() -> [[u8; 5]; 256] {
+    let mut t = [[0u8; 5]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = b % 243;
+        let mut k = 0;
+        while k < 5 {
+            t[b][k] = (v % 3) as u8;
+            v /= 3;
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+}
+
+/// Powers of 3 for packing trits.
+const POW3: [u8; 5] = [1, 3, 9, 27, 81];
+
+/// Packs one value per state into a dense payload.
+///
+/// Fails with [`ErrorKind::ValueOutOfRange`] on the first value the encoding cannot
+/// hold, and with [`ErrorKind::Invalid`] for [`Encoding::Fst`].
+pub fn pack_dense(values: &[u8], encoding: Encoding) -> Result<Vec<u8>, FormatError> {
+    let Some(max) = encoding.max_value() else {
+        return Err(ErrorKind::Invalid("fst is not a dense encoding".into()).into());
+    };
+    if let Some(index) = values.iter().position(|&v| v > max) {
+        return Err(ErrorKind::ValueOutOfRange {
+            index: index as u64,
+            value: values[index],
+            encoding,
+        }
+        .into());
+    }
+    Ok(match encoding {
+        Encoding::Byte => values.to_vec(),
+        Encoding::Nibble => values
+            .chunks(2)
+            .map(|c| c.iter().enumerate().fold(0u8, |acc, (k, &v)| acc | (v << (4 * k))))
+            .collect(),
+        Encoding::Crumb => values
+            .chunks(4)
+            .map(|c| c.iter().enumerate().fold(0u8, |acc, (k, &v)| acc | (v << (2 * k))))
+            .collect(),
+        Encoding::Trit => values
+            .chunks(5)
+            .map(|c| c.iter().enumerate().fold(0u8, |acc, (k, &v)| acc + v * POW3[k]))
+            .collect(),
+        Encoding::Fst => unreachable!("checked above"),
+    })
+}
+
+/// Unpacks a dense payload of `states` values (the inverse of [`pack_dense`]).
+///
+/// Returns `None` if `encoding` is `Fst` or `packed` has the wrong length.
+pub fn unpack_dense(packed: &[u8], encoding: Encoding, states: u64) -> Option<Vec<u8>> {
+    let view = DenseView::new(packed, encoding, states)?;
+    Some(view.iter().collect())
+}
+
+/// A read-only view of a dense payload: `get(i)` is O(1) and allocation-free.
+#[derive(Clone, Copy, Debug)]
+pub struct DenseView<'a> {
+    data: &'a [u8],
+    encoding: Encoding,
+    len: u64,
+}
+
+impl<'a> DenseView<'a> {
+    /// A view of `packed` holding `states` values, or `None` if the encoding is not
+    /// dense or the length is not exactly [`Encoding::packed_len`].
+    pub fn new(packed: &'a [u8], encoding: Encoding, states: u64) -> Option<Self> {
+        let want = encoding.packed_len(states)?;
+        (packed.len() as u64 == want).then_some(DenseView {
+            data: packed,
+            encoding,
+            len: states,
+        })
+    }
+
+    /// The value of state `i`.
+    ///
+    /// # Panics
+    /// If `i >= self.len()` (like slice indexing); see [`DenseView::try_get`].
+    #[inline]
+    pub fn get(&self, i: u64) -> u8 {
+        assert!(i < self.len, "state {i} out of range (table has {})", self.len);
+        // In range: `i < len` and the payload length matches `len`, so the byte
+        // indices below are in bounds (the compiler still checks them).
+        let i = i as usize;
+        match self.encoding {
+            Encoding::Nibble => (self.data[i / 2] >> (4 * (i % 2))) & 0x0f,
+            Encoding::Crumb => (self.data[i / 4] >> (2 * (i % 4))) & 0x03,
+            Encoding::Trit => TRIT_DIGITS[usize::from(self.data[i / 5])][i % 5],
+            Encoding::Byte => self.data[i],
+            Encoding::Fst => unreachable!("a DenseView is never Fst"),
+        }
+    }
+
+    /// The value of state `i`, or `None` if `i >= self.len()`.
+    #[inline]
+    pub fn try_get(&self, i: u64) -> Option<u8> {
+        (i < self.len).then(|| self.get(i))
+    }
+
+    /// The number of states.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the table has no states.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The encoding (never `Fst`).
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The packed payload bytes.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// All values in state order.
+    pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.len).map(move |i| self.get(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trit_table_matches_division() {
+        for b in 0..243u32 {
+            for k in 0..5 {
+                let d = (b / 3u32.pow(k)) % 3;
+                assert_eq!(u32::from(TRIT_DIGITS[b as usize][k as usize]), d);
+            }
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for e in Encoding::ALL {
+            assert_eq!(e.to_string().parse::<Encoding>().unwrap(), e);
+            assert_eq!(Encoding::from_tag(e.tag()), Some(e));
+        }
+        assert_eq!("TRIT".parse::<Encoding>().unwrap(), Encoding::Trit);
+        let err = "quad".parse::<Encoding>().unwrap_err();
+        assert!(err.to_string().contains("quad"));
+        assert_eq!(Encoding::from_tag(5), None);
+    }
+
+    #[test]
+    fn packed_lengths() {
+        assert_eq!(Encoding::Nibble.packed_len(5), Some(3));
+        assert_eq!(Encoding::Crumb.packed_len(5), Some(2));
+        assert_eq!(Encoding::Trit.packed_len(5), Some(1));
+        assert_eq!(Encoding::Trit.packed_len(6), Some(2));
+        assert_eq!(Encoding::Byte.packed_len(5), Some(5));
+        assert_eq!(Encoding::Fst.packed_len(5), None);
+        assert_eq!(Encoding::Trit.packed_len(0), Some(0));
+    }
+
+    #[test]
+    fn known_layouts() {
+        assert_eq!(pack_dense(&[1, 2, 3], Encoding::Nibble).unwrap(), [0x21, 0x03]);
+        assert_eq!(pack_dense(&[1, 2, 3, 0, 1], Encoding::Crumb).unwrap(), [0b0011_1001, 1]);
+        assert_eq!(pack_dense(&[2, 1, 0, 0, 1, 2], Encoding::Trit).unwrap(), [2 + 3 + 81, 2]);
+        assert_eq!(pack_dense(&[2, 2, 2, 2, 2], Encoding::Trit).unwrap(), [242]);
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused() {
+        let e = pack_dense(&[0, 1, 3], Encoding::Trit).unwrap_err();
+        assert!(matches!(
+            e.kind(),
+            ErrorKind::ValueOutOfRange { index: 2, value: 3, encoding: Encoding::Trit }
+        ));
+        assert!(pack_dense(&[16], Encoding::Nibble).is_err());
+        assert!(pack_dense(&[4], Encoding::Crumb).is_err());
+        assert!(pack_dense(&[255], Encoding::Byte).is_ok());
+        assert!(pack_dense(&[0], Encoding::Fst).is_err());
+    }
+
+    #[test]
+    fn view_get_and_bounds() {
+        let vals = [0u8, 1, 2, 2, 1, 0, 2];
+        let p = pack_dense(&vals, Encoding::Trit).unwrap();
+        let v = DenseView::new(&p, Encoding::Trit, 7).unwrap();
+        assert_eq!(v.iter().collect::<Vec<_>>(), vals);
+        assert_eq!(v.try_get(7), None);
+        assert!(DenseView::new(&p, Encoding::Trit, 11).is_none());
+        assert!(DenseView::new(&p, Encoding::Fst, 7).is_none());
+        let r = std::panic::catch_unwind(|| v.get(7));
+        assert!(r.is_err());
+    }
+}
