@@ -240,7 +240,8 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed, ErrorKind> {
             needed: PREAMBLE_LEN as u64,
         });
     }
-    let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let word =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     let version = word(8);
     if version != FORMAT_VERSION {
         return Err(ErrorKind::UnsupportedVersion {

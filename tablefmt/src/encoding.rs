@@ -192,15 +192,27 @@ pub fn pack_dense(values: &[u8], encoding: Encoding) -> Result<Vec<u8>, FormatEr
         Encoding::Byte => values.to_vec(),
         Encoding::Nibble => values
             .chunks(2)
-            .map(|c| c.iter().enumerate().fold(0u8, |acc, (k, &v)| acc | (v << (4 * k))))
+            .map(|c| {
+                c.iter()
+                    .enumerate()
+                    .fold(0u8, |acc, (k, &v)| acc | (v << (4 * k)))
+            })
             .collect(),
         Encoding::Crumb => values
             .chunks(4)
-            .map(|c| c.iter().enumerate().fold(0u8, |acc, (k, &v)| acc | (v << (2 * k))))
+            .map(|c| {
+                c.iter()
+                    .enumerate()
+                    .fold(0u8, |acc, (k, &v)| acc | (v << (2 * k)))
+            })
             .collect(),
         Encoding::Trit => values
             .chunks(5)
-            .map(|c| c.iter().enumerate().fold(0u8, |acc, (k, &v)| acc + v * POW3[k]))
+            .map(|c| {
+                c.iter()
+                    .enumerate()
+                    .fold(0u8, |acc, (k, &v)| acc + v * POW3[k])
+            })
             .collect(),
         Encoding::Fst => unreachable!("checked above"),
     })
@@ -240,7 +252,11 @@ impl<'a> DenseView<'a> {
     /// If `i >= self.len()` (like slice indexing); see [`DenseView::try_get`].
     #[inline]
     pub fn get(&self, i: u64) -> u8 {
-        assert!(i < self.len, "state {i} out of range (table has {})", self.len);
+        assert!(
+            i < self.len,
+            "state {i} out of range (table has {})",
+            self.len
+        );
         // In range: `i < len` and the payload length matches `len`, so the byte
         // indices below are in bounds (the compiler still checks them).
         let i = i as usize;
@@ -324,9 +340,18 @@ mod tests {
 
     #[test]
     fn known_layouts() {
-        assert_eq!(pack_dense(&[1, 2, 3], Encoding::Nibble).unwrap(), [0x21, 0x03]);
-        assert_eq!(pack_dense(&[1, 2, 3, 0, 1], Encoding::Crumb).unwrap(), [0b0011_1001, 1]);
-        assert_eq!(pack_dense(&[2, 1, 0, 0, 1, 2], Encoding::Trit).unwrap(), [2 + 3 + 81, 2]);
+        assert_eq!(
+            pack_dense(&[1, 2, 3], Encoding::Nibble).unwrap(),
+            [0x21, 0x03]
+        );
+        assert_eq!(
+            pack_dense(&[1, 2, 3, 0, 1], Encoding::Crumb).unwrap(),
+            [0b0011_1001, 1]
+        );
+        assert_eq!(
+            pack_dense(&[2, 1, 0, 0, 1, 2], Encoding::Trit).unwrap(),
+            [2 + 3 + 81, 2]
+        );
         assert_eq!(pack_dense(&[2, 2, 2, 2, 2], Encoding::Trit).unwrap(), [242]);
     }
 
@@ -335,7 +360,11 @@ mod tests {
         let e = pack_dense(&[0, 1, 3], Encoding::Trit).unwrap_err();
         assert!(matches!(
             e.kind(),
-            ErrorKind::ValueOutOfRange { index: 2, value: 3, encoding: Encoding::Trit }
+            ErrorKind::ValueOutOfRange {
+                index: 2,
+                value: 3,
+                encoding: Encoding::Trit
+            }
         ));
         assert!(pack_dense(&[16], Encoding::Nibble).is_err());
         assert!(pack_dense(&[4], Encoding::Crumb).is_err());

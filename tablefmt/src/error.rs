@@ -200,7 +200,10 @@ impl fmt::Display for ErrorKind {
                 "checksum mismatch (header says {expected}, payload hashes to {found})"
             ),
             ErrorKind::WrongId { expected, found } => {
-                write!(f, "wrong table: expected id {expected:?}, file holds {found:?}")
+                write!(
+                    f,
+                    "wrong table: expected id {expected:?}, file holds {found:?}"
+                )
             }
             ErrorKind::TooLarge { id, bytes, limit } => write!(
                 f,

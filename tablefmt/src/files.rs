@@ -140,9 +140,8 @@ where
 {
     let mut b = fst::MapBuilder::memory();
     for (i, (k, v)) in entries.into_iter().enumerate() {
-        b.insert(k, v).map_err(|e| {
-            FormatError::from(ErrorKind::Invalid(format!("fst entry {i}: {e}")))
-        })?;
+        b.insert(k, v)
+            .map_err(|e| FormatError::from(ErrorKind::Invalid(format!("fst entry {i}: {e}"))))?;
     }
     b.into_inner()
         .map_err(|e| ErrorKind::Invalid(format!("cannot finish the fst: {e}")).into())
@@ -177,7 +176,13 @@ pub fn decompress_file(src: &Path, dst: &Path) -> Result<HeaderInfo, FormatError
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(FormatError::io(src, "cannot decompress (not zstd, or damaged)", e)),
+            Err(e) => {
+                return Err(FormatError::io(
+                    src,
+                    "cannot decompress (not zstd, or damaged)",
+                    e,
+                ))
+            }
         };
         buf.extend_from_slice(&chunk[..n]);
     }

@@ -182,7 +182,11 @@ impl Table {
         Table::check(Backing::Memory(bytes), None, opts)
     }
 
-    fn check(backing: Backing, path: Option<&Path>, opts: &OpenOptions) -> Result<Table, FormatError> {
+    fn check(
+        backing: Backing,
+        path: Option<&Path>,
+        opts: &OpenOptions,
+    ) -> Result<Table, FormatError> {
         let err = |kind| FormatError::new(path, kind);
         let bytes = backing.bytes();
         let parsed = archive::parse(bytes).map_err(err)?;
