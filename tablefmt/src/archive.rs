@@ -352,3 +352,102 @@ pub(crate) fn check_checksum(bytes: &[u8], parsed: &Parsed) -> Result<(), ErrorK
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Serialises a file with arbitrary (possibly inconsistent) fields but a
+    /// correct header hash, so only the checks after the self-hash can catch it.
+    fn raw_file(encoding: u8, states: u64, payload: Payload) -> Vec<u8> {
+        let bytes = match &payload {
+            Payload::Dense(v) | Payload::Fst(v) => v.clone(),
+        };
+        let checksum = hash128(&bytes).to_le_bytes();
+        let header_hash = header_hash(
+            "raw",
+            0,
+            states,
+            [states].into_iter(),
+            encoding,
+            &checksum,
+            "g",
+            std::iter::empty(),
+        );
+        let file = TableFile {
+            header: Header {
+                id: "raw".into(),
+                definition_hash: 0,
+                states,
+                histogram: vec![states],
+                encoding,
+                checksum,
+                generator: "g".into(),
+                meta: Vec::new(),
+                header_hash,
+            },
+            payload,
+        };
+        let mut out = Vec::new();
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&file, out).unwrap()
+    }
+
+    fn parse_err(bytes: &[u8]) -> String {
+        let mut buf = rkyv::util::AlignedVec::<16>::new();
+        buf.extend_from_slice(bytes);
+        match parse(&buf) {
+            Ok(_) => panic!("parsed"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn consistent_raw_file_parses() {
+        let bytes = raw_file(Encoding::Byte.tag(), 3, Payload::Dense(vec![1, 2, 3]));
+        let mut buf = rkyv::util::AlignedVec::<16>::new();
+        buf.extend_from_slice(&bytes);
+        let p = parse(&buf).unwrap();
+        assert_eq!(&buf[p.payload.clone()], &[1, 2, 3]);
+        check_checksum(&buf, &p).unwrap();
+    }
+
+    #[test]
+    fn dense_length_must_match_states() {
+        let b = raw_file(Encoding::Nibble.tag(), 5, Payload::Dense(vec![0; 2]));
+        let msg = parse_err(&b);
+        assert!(msg.contains("dense payload is 2 bytes"), "{msg}");
+        assert!(msg.contains("need 3"), "{msg}");
+    }
+
+    #[test]
+    fn payload_kind_must_match_encoding() {
+        let fst = fst::MapBuilder::memory().into_inner().unwrap();
+        let b = raw_file(Encoding::Trit.tag(), 0, Payload::Fst(fst));
+        assert!(parse_err(&b).contains("header says trit but the payload is an FST"));
+        let b = raw_file(Encoding::Fst.tag(), 0, Payload::Dense(vec![]));
+        assert!(parse_err(&b).contains("header says fst but the payload is dense"));
+    }
+
+    #[test]
+    fn unknown_encoding_tag_is_corrupt() {
+        let b = raw_file(9, 0, Payload::Dense(vec![]));
+        assert!(parse_err(&b).contains("unknown encoding tag 9"));
+    }
+
+    #[test]
+    fn bad_fst_is_corrupt_with_offset() {
+        let b = raw_file(Encoding::Fst.tag(), 0, Payload::Fst(vec![1, 2, 3]));
+        let msg = parse_err(&b);
+        assert!(msg.contains("bad FST payload at bytes"), "{msg}");
+    }
+
+    #[test]
+    fn error_and_table_types_are_thread_safe() {
+        fn check<T: Send + Sync + 'static>() {}
+        check::<FormatError>();
+        check::<crate::Table>();
+    }
+}

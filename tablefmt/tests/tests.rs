@@ -232,6 +232,9 @@ fn files_round_trip_through_mmap() {
             assert_eq!(h.format_version, 1);
             assert_eq!(t.path(), Some(path.as_path()));
             assert_eq!(read_header(&path).unwrap(), *h);
+            let json = serde_json::to_value(h).unwrap();
+            assert_eq!(json["encoding"], enc.to_string());
+            assert_eq!(json["checksum"], h.checksum);
             assert_eq!(verify(&path).unwrap(), *h);
             // The archive starts 16-aligned in the file.
             assert_eq!(t.as_bytes().as_ptr() as usize % 16, 0);
@@ -810,7 +813,8 @@ fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     ]
 }
 
-/// Regenerates `tests/corpus/` (run with `TABLEFMT_REGEN_CORPUS=1`). Without the
+/// Regenerates `tests/corpus/` (run `TABLEFMT_REGEN_CORPUS=1 cargo test -p tablefmt
+/// --test tests corpus_matches_the_writer`, alone, as other tests read it). Without the
 /// variable it checks that the committed files are byte-identical to what this
 /// build writes, which catches accidental format changes.
 #[test]
