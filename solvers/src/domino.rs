@@ -18,7 +18,11 @@ pub fn domino_facelets() -> Vec<usize> {
     let c = CubeN::new(3);
     let mut out = Vec::with_capacity(42);
     for f in Face::ALL {
-        let rows: &[usize] = if matches!(f, Face::U | Face::D) { &[0, 1, 2] } else { &[0, 2] };
+        let rows: &[usize] = if matches!(f, Face::U | Face::D) {
+            &[0, 1, 2]
+        } else {
+            &[0, 2]
+        };
         for &r in rows {
             for col in 0..3 {
                 out.push(c.index(f, r, col));
@@ -53,14 +57,18 @@ const EDGES: [[(Face, usize, usize); 2]; 8] = [
 pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), String> {
     let chars: Vec<char> = s.trim().chars().collect();
     if chars.len() != 42 {
-        return Err(format!("a Domino state has 42 facelets, got {}", chars.len()));
+        return Err(format!(
+            "a Domino state has 42 facelets, got {}",
+            chars.len()
+        ));
     }
     let c = CubeN::new(3);
     // Unseen middle rows get the face's own colour; they are never read.
     let mut st = c.solved();
     for (k, &i) in domino_facelets().iter().enumerate() {
         st[i] = Face::from_letter(chars[k])
-            .ok_or_else(|| format!("unknown colour {:?} at character {k}", chars[k]))? as u8;
+            .ok_or_else(|| format!("unknown colour {:?} at character {k}", chars[k]))?
+            as u8;
     }
     if st[c.index(Face::U, 1, 1)] != Face::U as u8 || st[c.index(Face::D, 1, 1)] != Face::D as u8 {
         return Err("the U and D centres must show U and D".into());
@@ -95,9 +103,8 @@ pub fn format_state(cp: &[u8; 8], ep: &[u8; 8]) -> String {
         for k in 0..3 {
             st[fac[slot][k]] = faces[k] as u8;
         }
-        for k in 0..2 {
-            let (f, r, col) = EDGES[slot][k];
-            st[c.index(f, r, col)] = EDGES[ep[slot] as usize][k].0 as u8;
+        for (&(f, r, col), home) in EDGES[slot].iter().zip(EDGES[ep[slot] as usize]) {
+            st[c.index(f, r, col)] = home.0 as u8;
         }
     }
     domino_facelets()

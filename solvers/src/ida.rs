@@ -128,18 +128,12 @@ pub fn search<M: Model>(
         path: Vec::new(),
         out_of_budget: false,
     };
-    let mut stopped = false;
-    let mut wrapped = |p: &[usize]| {
-        let go_on = found(p);
-        stopped |= !go_on;
-        go_on
-    };
     for depth in model.bound(start)..=budget.max_depth {
-        let go_on = s.dfs(start, depth, &mut wrapped);
+        let go_on = s.dfs(start, depth, &mut found);
         if s.out_of_budget {
             return (Stop::OutOfBudget, s.stats);
         }
-        if !go_on || stopped {
+        if !go_on {
             return (Stop::Exhausted, s.stats);
         }
     }
@@ -184,10 +178,18 @@ mod tests {
         let p = first(&Line, &-7, Budget::default()).unwrap();
         assert_eq!(p.len(), 3);
         let mut all = Vec::new();
-        search(&Line, &-7, Budget { max_depth: 3, ..Default::default() }, |p| {
-            all.push(p.to_vec());
-            true
-        });
+        search(
+            &Line,
+            &-7,
+            Budget {
+                max_depth: 3,
+                ..Default::default()
+            },
+            |p| {
+                all.push(p.to_vec());
+                true
+            },
+        );
         // Orders of {+3, +3, +1}: 3 solutions of length 3.
         assert_eq!(all.len(), 3);
     }

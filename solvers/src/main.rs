@@ -8,7 +8,11 @@ use std::time::Instant;
 use tablegen::cube::{CubeN, FaceOrder};
 
 #[derive(Parser)]
-#[command(name = "cubesolve", version, about = "Solve and scramble twisty puzzles")]
+#[command(
+    name = "cubesolve",
+    version,
+    about = "Solve and scramble twisty puzzles"
+)]
 struct Cli {
     /// Table directory (default: $CUBE_TABLES, else the workspace's tables/).
     #[arg(long, global = true, value_name = "DIR")]
@@ -31,7 +35,11 @@ struct SolveArgs {
     #[arg(long)]
     puzzle: String,
     /// Facelet state string (cubes, domino).
-    #[arg(long, conflicts_with = "scramble", required_unless_present = "scramble")]
+    #[arg(
+        long,
+        conflicts_with = "scramble",
+        required_unless_present = "scramble"
+    )]
     state: Option<String>,
     /// Scramble moves applied to the solved puzzle.
     #[arg(long)]
@@ -110,6 +118,8 @@ fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
     let (solution, setup, puzzle) = match args.puzzle.as_str() {
         "2x2x2" => {
             let (st, scr) = cube_state(2, &args)?;
+            // Refuse a bad state before loading (or building) any table.
+            tablegen::validate::validate(&CubeN::new(2), &st).map_err(bad)?;
             let solver = solvers::cube2::Solver2::new(dir, quiet)?;
             (solver.solve(&st).map_err(bad)?, scr, "2x2x2")
         }
@@ -124,13 +134,18 @@ fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
             }
             let solver = solvers::pyraminx::SolverPyra::new(dir, quiet)?;
             let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-            (solver.solve(&st).map_err(bad)?, Some(names.join(" ")), "pyraminx")
+            (
+                solver.solve(&st).map_err(bad)?,
+                Some(names.join(" ")),
+                "pyraminx",
+            )
         }
         "domino" => {
             let (pos, setup) = match (&args.state, &args.scramble) {
                 (Some(st), _) => (solvers::domino::parse_state(st).map_err(bad)?, None),
                 (None, Some(text)) => {
-                    let moves = tablegen::domino::parse_alg(text).map_err(|e| bad(e.to_string()))?;
+                    let moves =
+                        tablegen::domino::parse_alg(text).map_err(|e| bad(e.to_string()))?;
                     let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
                     (solvers::domino::after(&moves), Some(names.join(" ")))
                 }
@@ -216,7 +231,8 @@ fn scramble(dir: &std::path::Path, args: ScrambleArgs) -> anyhow::Result<()> {
         }
         "pyraminx" => {
             let solver = solvers::pyraminx::SolverPyra::new(dir, false)?;
-            let core = tablegen::pyraminx::Pyra::unrank(rng.gen_range(0..tablegen::pyraminx::STATES));
+            let core =
+                tablegen::pyraminx::Pyra::unrank(rng.gen_range(0..tablegen::pyraminx::STATES));
             let tips = [0; 4].map(|_: u8| rng.gen_range(0..3u8));
             let st = solvers::pyraminx::PyraState { core, tips };
             let sol = solver.solve(&st).map_err(bad)?;

@@ -4,7 +4,7 @@
 use crate::tables::{load_or_build, DistanceTable, TableError};
 use crate::{walk_downhill, Solution};
 use std::path::Path;
-use tablegen::pyraminx::{move_of_index, PyraMove, Pyra, PyraminxSpace};
+use tablegen::pyraminx::{move_of_index, Pyra, PyraMove, PyraminxSpace};
 
 /// A full Pyraminx position: the core and the four tips' twists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,11 +68,16 @@ impl SolverPyra {
                 });
             }
         }
-        let path = walk_downhill(&self.table, state.core.rank(), 8, |r, m| self.space.apply(r, m))?;
+        let path = walk_downhill(&self.table, state.core.rank(), 8, |r, m| {
+            self.space.apply(r, m)
+        })?;
         let mut moves: Vec<String> = tip_moves.iter().map(|m| m.to_string()).collect();
         moves.extend(path.iter().map(|&m| move_of_index(m).to_string()));
         Ok(Solution {
-            phases: vec![("tips".into(), tip_moves.len()), ("core".into(), path.len())],
+            phases: vec![
+                ("tips".into(), tip_moves.len()),
+                ("core".into(), path.len()),
+            ],
             moves,
         })
     }

@@ -31,7 +31,9 @@ pub enum TableError {
     #[error("{0}")]
     Format(#[from] tablefmt::FormatError),
     /// The artifact was built from another definition of the table.
-    #[error("{path}: built from another definition of {id}; rebuild it with `tablegen build {id}`")]
+    #[error(
+        "{path}: built from another definition of {id}; rebuild it with `tablegen build {id}`"
+    )]
     Stale {
         /// The file.
         path: String,
@@ -46,7 +48,8 @@ pub enum TableError {
 /// Opens table `id` from `dir`, or builds it (showing progress unless `quiet`) and
 /// tries to save it there.
 pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable, TableError> {
-    let def = catalog::find(id).ok_or_else(|| TableError::Build(id.into(), "not in the catalog".into()))?;
+    let def = catalog::find(id)
+        .ok_or_else(|| TableError::Build(id.into(), "not in the catalog".into()))?;
     let path = tablegen::artifact::artifact_path(dir, id);
     if path.exists() {
         let opts = tablefmt::OpenOptions {

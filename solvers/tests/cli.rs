@@ -13,7 +13,14 @@ fn cubesolve() -> Command {
 #[test]
 fn solves_a_2x2x2_scramble() {
     let out = cubesolve()
-        .args(["solve", "--puzzle", "2x2x2", "--scramble", "R U R' U'", "--json"])
+        .args([
+            "solve",
+            "--puzzle",
+            "2x2x2",
+            "--scramble",
+            "R U R' U'",
+            "--json",
+        ])
         .assert()
         .success()
         .get_output()
@@ -28,7 +35,15 @@ fn solves_a_2x2x2_scramble() {
 #[test]
 fn solves_a_state_and_prints_a_link() {
     cubesolve()
-        .args(["solve", "--puzzle", "2x2x2", "--order", "ulfrbd", "--state", "UUUUFFLLRRFFBBRRLLBBDDDD"])
+        .args([
+            "solve",
+            "--puzzle",
+            "2x2x2",
+            "--order",
+            "ulfrbd",
+            "--state",
+            "UUUUFFLLRRFFBBRRLLBBDDDD",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::starts_with("U'\n"))
@@ -40,13 +55,25 @@ fn bad_input_exits_2_with_one_line() {
     for args in [
         vec!["solve", "--puzzle", "2x2x2", "--scramble", "R Q"],
         vec!["solve", "--puzzle", "2x2x2", "--state", "UUUU"],
-        vec!["solve", "--puzzle", "2x2x2", "--state", "UUURRRRUFFFFDDDDLLLLBBBB"],
+        vec![
+            "solve",
+            "--puzzle",
+            "2x2x2",
+            "--state",
+            "UUURRRRUFFFFDDDDLLLLBBBB",
+        ],
         vec!["solve", "--puzzle", "2x2x2", "--scramble", "2R"],
         vec!["solve", "--puzzle", "megaminx", "--scramble", "R"],
         vec!["solve", "--puzzle", "pyraminx", "--scramble", "U2"],
         vec!["solve", "--puzzle", "domino", "--scramble", "R"],
     ] {
-        let out = cubesolve().args(&args).assert().code(2).get_output().stderr.clone();
+        let out = cubesolve()
+            .args(&args)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.trim_end().lines().count(), 1, "{args:?}: {text}");
         assert!(!text.contains("panicked"));
@@ -55,8 +82,14 @@ fn bad_input_exits_2_with_one_line() {
 
 #[test]
 fn scramble_is_reproducible_and_solvable() {
-    let a = cubesolve().args(["scramble", "--puzzle", "2x2x2", "--seed", "7"]).output().unwrap();
-    let b = cubesolve().args(["scramble", "--puzzle", "2x2x2", "--seed", "7"]).output().unwrap();
+    let a = cubesolve()
+        .args(["scramble", "--puzzle", "2x2x2", "--seed", "7"])
+        .output()
+        .unwrap();
+    let b = cubesolve()
+        .args(["scramble", "--puzzle", "2x2x2", "--seed", "7"])
+        .output()
+        .unwrap();
     assert!(a.status.success());
     assert_eq!(a.stdout, b.stdout);
     let text = String::from_utf8(a.stdout).unwrap();

@@ -82,6 +82,9 @@ fn domino_random_states_are_solved() {
             pos = tablegen::domino::apply_pieces(&pos.0, &pos.1, m);
         }
         let solved = after(&[]);
-        assert_eq!(solver.rank(&pos.0, &pos.1), solver.rank(&solved.0, &solved.1));
+        assert_eq!(
+            solver.rank(&pos.0, &pos.1),
+            solver.rank(&solved.0, &solved.1)
+        );
     }
 }

@@ -38,8 +38,14 @@ fn ordering(name: &str) -> Vec<Field> {
     match name {
         "c-alt-e" => ce,
         "e-alt-c" => ec,
-        "corners-first" => (0..8).map(Field::Corner).chain((0..8).map(Field::Edge)).collect(),
-        _ => (0..8).map(Field::Edge).chain((0..8).map(Field::Corner)).collect(),
+        "corners-first" => (0..8)
+            .map(Field::Corner)
+            .chain((0..8).map(Field::Edge))
+            .collect(),
+        _ => (0..8)
+            .map(Field::Edge)
+            .chain((0..8).map(Field::Corner))
+            .collect(),
     }
 }
 
@@ -85,7 +91,10 @@ fn node_count(fst: &fst::raw::Fst<Vec<u8>>) -> usize {
 fn main() {
     let start = Instant::now();
     let space = DominoSpace::new(htm_moves());
-    let bfs = dense_bfs(&space, &Progress::new("domino", tablegen::domino::STATES, false));
+    let bfs = dense_bfs(
+        &space,
+        &Progress::new("domino", tablegen::domino::STATES, false),
+    );
     eprintln!("BFS done in {:.1}s", start.elapsed().as_secs_f64());
     println!("encoding,ordering,depth,states,fst_bytes,fst_nodes,key_bytes");
     for (enc, bits) in [("one", 4u32), ("two", 3u32)] {
@@ -113,7 +122,8 @@ fn main() {
                 let shift = 64 - 8 * key_bytes;
                 for k in &keys {
                     let bytes = (k << shift).to_be_bytes();
-                    b.insert(&bytes[..key_bytes]).expect("sorted, distinct keys");
+                    b.insert(&bytes[..key_bytes])
+                        .expect("sorted, distinct keys");
                 }
                 drop(keys);
                 let set = b.into_set();

@@ -15,7 +15,9 @@ pub fn tables_dir(cli: Option<&Path>) -> PathBuf {
             return PathBuf::from(p);
         }
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("tables")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("tables")
 }
 
 /// The artifact path of a table in a directory.

@@ -115,7 +115,10 @@ pub fn dense_bfs<S: Space>(space: &S, progress: &Progress) -> DenseResult {
         }
         progress.update(
             reached,
-            &format!("depth {depth}: {found} ({})", if pull { "pull" } else { "push" }),
+            &format!(
+                "depth {depth}: {found} ({})",
+                if pull { "pull" } else { "push" }
+            ),
         );
     }
     progress.finish();

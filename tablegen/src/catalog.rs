@@ -72,14 +72,22 @@ impl TableDef {
     pub fn move_names(&self) -> Vec<String> {
         match &self.space {
             SpaceDef::Cube2 { qtm } => {
-                let m = if *qtm { cube2::qtm_moves() } else { cube2::htm_moves() };
+                let m = if *qtm {
+                    cube2::qtm_moves()
+                } else {
+                    cube2::htm_moves()
+                };
                 m.iter().map(|m| m.to_string()).collect()
             }
             SpaceDef::Pyraminx => (0..8)
                 .map(|m| pyraminx::move_of_index(m).to_string())
                 .collect(),
             SpaceDef::Domino { qtm } => {
-                let m = if *qtm { domino::qtm_moves() } else { domino::htm_moves() };
+                let m = if *qtm {
+                    domino::qtm_moves()
+                } else {
+                    domino::htm_moves()
+                };
                 m.iter().map(|m| m.to_string()).collect()
             }
             SpaceDef::Facelets { moves, .. } | SpaceDef::SparseFacelets { moves, .. } => {
@@ -171,12 +179,20 @@ fn dense<S: Space>(space: &S, progress: &Progress) -> BuildOutput {
 pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String> {
     Ok(match &def.space {
         SpaceDef::Cube2 { qtm } => {
-            let moves = if *qtm { cube2::qtm_moves() } else { cube2::htm_moves() };
+            let moves = if *qtm {
+                cube2::qtm_moves()
+            } else {
+                cube2::htm_moves()
+            };
             dense(&cube2::Cube2::new(moves), progress)
         }
         SpaceDef::Pyraminx => dense(&pyraminx::PyraminxSpace::new(), progress),
         SpaceDef::Domino { qtm } => {
-            let moves = if *qtm { domino::qtm_moves() } else { domino::htm_moves() };
+            let moves = if *qtm {
+                domino::qtm_moves()
+            } else {
+                domino::htm_moves()
+            };
             dense(&domino::DominoSpace::new(moves), progress)
         }
         SpaceDef::Facelets { def: p, moves } => {
@@ -245,8 +261,8 @@ pub const DOMINO_HTM: &[u64] = &[
 ];
 /// Domino positions by distance, U2 counted as two moves.
 pub const DOMINO_QTM: &[u64] = &[
-    1, 6, 27, 120, 529, 2280, 9797, 41602, 172877, 703124, 2753752, 9959476, 31168445,
-    74084200, 115192427, 108804334, 53758865, 9617394, 156080, 264,
+    1, 6, 27, 120, 529, 2280, 9797, 41602, 172877, 703124, 2753752, 9959476, 31168445, 74084200,
+    115192427, 108804334, 53758865, 9617394, 156080, 264,
 ];
 
 /// The whole catalog.

@@ -40,11 +40,7 @@ pub fn corner_facelets(cube: &CubeN) -> [[usize; 3]; 8] {
     for (slot, cells) in CORNER_CELLS.iter().enumerate() {
         for k in 0..3 {
             let (r, c) = cells[k];
-            out[slot][k] = cube.index(
-                CORNER_FACES[slot][k],
-                r as usize * last,
-                c as usize * last,
-            );
+            out[slot][k] = cube.index(CORNER_FACES[slot][k], r as usize * last, c as usize * last);
         }
     }
     out
@@ -57,7 +53,11 @@ pub fn identify(cols: [u8; 3], face_colour: &[u8; 6]) -> Option<(u8, u8)> {
     for twist in 0..3 {
         let rot = [cols[twist], cols[(twist + 1) % 3], cols[(twist + 2) % 3]];
         for (piece, faces) in CORNER_FACES.iter().enumerate() {
-            if faces.iter().zip(rot).all(|(f, c)| face_colour[*f as usize] == c) {
+            if faces
+                .iter()
+                .zip(rot)
+                .all(|(f, c)| face_colour[*f as usize] == c)
+            {
                 return Some((piece as u8, twist as u8));
             }
         }
@@ -79,11 +79,20 @@ pub fn read_corners(
     for slot in 0..8 {
         let cols = fac[slot].map(|i| state[i]);
         let (piece, twist) = identify(cols, face_colour).ok_or_else(|| {
-            let s: String = cols.iter().map(|&c| Face::ALL[c as usize % 6].letter()).collect();
-            format!("the corner at {} shows {s}, which no corner has", slot_name(slot))
+            let s: String = cols
+                .iter()
+                .map(|&c| Face::ALL[c as usize % 6].letter())
+                .collect();
+            format!(
+                "the corner at {} shows {s}, which no corner has",
+                slot_name(slot)
+            )
         })?;
         if seen[piece as usize] {
-            return Err(format!("corner {} appears twice", slot_name(piece as usize)));
+            return Err(format!(
+                "corner {} appears twice",
+                slot_name(piece as usize)
+            ));
         }
         seen[piece as usize] = true;
         cp[slot] = piece;
@@ -111,7 +120,10 @@ mod tests {
             assert_eq!(cp, [0, 1, 2, 3, 4, 5, 6, 7]);
             assert_eq!(co, [0; 8]);
             let mut s = cube.solved();
-            cube.apply_alg(&mut s, &parse_alg("R U F' L2 D B R' Uw").unwrap_or_default());
+            cube.apply_alg(
+                &mut s,
+                &parse_alg("R U F' L2 D B R' Uw").unwrap_or_default(),
+            );
             let (_, co) = read_corners(&cube, &s, &id).unwrap();
             assert_eq!(co.iter().map(|&t| t as u32).sum::<u32>() % 3, 0);
         }

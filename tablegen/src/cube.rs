@@ -37,7 +37,9 @@ impl std::str::FromStr for FaceOrder {
         match s.to_ascii_lowercase().as_str() {
             "urfdlb" => Ok(FaceOrder::Urfdlb),
             "ulfrbd" => Ok(FaceOrder::Ulfrbd),
-            _ => Err(format!("unknown face order {s:?} (expected urfdlb or ulfrbd)")),
+            _ => Err(format!(
+                "unknown face order {s:?} (expected urfdlb or ulfrbd)"
+            )),
         }
     }
 }
@@ -107,12 +109,12 @@ impl CubeN {
         let r = ((idx / n) % n) as i32;
         let c = (idx % n) as i32;
         let p = match face {
-            0 => [-m + 2 * c, m, -m + 2 * r],  // U: B at top, L at left
-            1 => [m, m - 2 * r, m - 2 * c],    // R: U at top, F at left
-            2 => [-m + 2 * c, m - 2 * r, m],   // F: U at top, L at left
-            3 => [-m + 2 * c, -m, m - 2 * r],  // D: F at top, L at left
-            4 => [-m, m - 2 * r, -m + 2 * c],  // L: U at top, B at left
-            _ => [m - 2 * c, m - 2 * r, -m],   // B: U at top, R at left
+            0 => [-m + 2 * c, m, -m + 2 * r], // U: B at top, L at left
+            1 => [m, m - 2 * r, m - 2 * c],   // R: U at top, F at left
+            2 => [-m + 2 * c, m - 2 * r, m],  // F: U at top, L at left
+            3 => [-m + 2 * c, -m, m - 2 * r], // D: F at top, L at left
+            4 => [-m, m - 2 * r, -m + 2 * c], // L: U at top, B at left
+            _ => [m - 2 * c, m - 2 * r, -m],  // B: U at top, R at left
         };
         (p, NORMALS[face])
     }
@@ -159,10 +161,7 @@ impl CubeN {
             return p.clone();
         }
         let p = std::sync::Arc::new(self.compute_perm(mv));
-        self.cache
-            .lock()
-            .expect("cache lock")
-            .insert(mv, p.clone());
+        self.cache.lock().expect("cache lock").insert(mv, p.clone());
         p
     }
 
@@ -193,16 +192,16 @@ impl CubeN {
     }
 
     /// Applies a move to a state in place.
-    pub fn apply(&self, state: &mut Vec<u8>, mv: Move) {
+    pub fn apply(&self, state: &mut [u8], mv: Move) {
         let p = self.perm(mv);
-        let old = state.clone();
+        let old = state.to_vec();
         for (dst, &src) in state.iter_mut().zip(p.iter()) {
             *dst = old[src as usize];
         }
     }
 
     /// Applies an algorithm to a state.
-    pub fn apply_alg(&self, state: &mut Vec<u8>, alg: &[Move]) {
+    pub fn apply_alg(&self, state: &mut [u8], alg: &[Move]) {
         for &m in alg {
             self.apply(state, m);
         }
@@ -393,10 +392,22 @@ mod tests {
     #[test]
     fn rotations_match_block_turns() {
         // x = Rw on a 2x2x2 (both layers), y = U + D', and on 3x3x3 Rw = R + middle.
-        assert_eq!(after(2, "x", FaceOrder::Urfdlb), after(2, "Rw", FaceOrder::Urfdlb));
-        assert_eq!(after(3, "y", FaceOrder::Urfdlb), after(3, "U 2U D'", FaceOrder::Urfdlb));
-        assert_eq!(after(4, "z", FaceOrder::Urfdlb), after(4, "4Fw", FaceOrder::Urfdlb));
-        assert_eq!(after(4, "Rw", FaceOrder::Urfdlb), after(4, "R 2R", FaceOrder::Urfdlb));
+        assert_eq!(
+            after(2, "x", FaceOrder::Urfdlb),
+            after(2, "Rw", FaceOrder::Urfdlb)
+        );
+        assert_eq!(
+            after(3, "y", FaceOrder::Urfdlb),
+            after(3, "U 2U D'", FaceOrder::Urfdlb)
+        );
+        assert_eq!(
+            after(4, "z", FaceOrder::Urfdlb),
+            after(4, "4Fw", FaceOrder::Urfdlb)
+        );
+        assert_eq!(
+            after(4, "Rw", FaceOrder::Urfdlb),
+            after(4, "R 2R", FaceOrder::Urfdlb)
+        );
         // x moves F's stickers to U.
         let s = after(3, "x", FaceOrder::Urfdlb);
         assert_eq!(&s[..9], "FFFFFFFFF");

@@ -111,9 +111,12 @@ fn set_twist(mut t: u16) -> [u8; 8] {
 impl Cube2 {
     /// Builds the move tables for the given moves (faces U, R, F only).
     pub fn new(moves: Vec<Move>) -> Cube2 {
-        assert!(moves
-            .iter()
-            .all(|m| matches!(m.face, Face::U | Face::R | Face::F) && m.deepest_layer() == Some(1)));
+        assert!(
+            moves
+                .iter()
+                .all(|m| matches!(m.face, Face::U | Face::R | Face::F)
+                    && m.deepest_layer() == Some(1))
+        );
         let cm: Vec<Corners> = moves.iter().map(|&m| corner_move(m)).collect();
         let perm_move = (0..5040u16)
             .map(|r| {
@@ -123,7 +126,10 @@ impl Cube2 {
             .collect();
         let twist_move = (0..729u16)
             .map(|t| {
-                let c = ((0..8).collect::<Vec<u8>>().try_into().expect("8"), set_twist(t));
+                let c = (
+                    (0..8).collect::<Vec<u8>>().try_into().expect("8"),
+                    set_twist(t),
+                );
                 cm.iter().map(|m| twist_coord(&multiply(&c, m).1)).collect()
             })
             .collect();
@@ -149,7 +155,7 @@ impl Cube2 {
         let (_, turned) = orient_dbl(&cube, state)?;
         let (cp, co) = read_corners(&cube, &turned, &[0, 1, 2, 3, 4, 5])?;
         let twist: u32 = co.iter().map(|&t| t as u32).sum();
-        if twist % 3 != 0 {
+        if !twist.is_multiple_of(3) {
             return Err("a corner is twisted (corner twists do not sum to 0 mod 3)".into());
         }
         Ok(perm_coord(&cp) as u64 * 729 + twist_coord(&co) as u64)

@@ -80,7 +80,7 @@ fn slot_map(m: DominoMove) -> ([u8; 8], [u8; 8]) {
     match m {
         DominoMove::U(t) => {
             for i in 0..4 {
-                c[i] = ((i as u8 + t) % 4) as u8;
+                c[i] = (i as u8 + t) % 4;
                 e[i] = c[i];
             }
         }
@@ -326,7 +326,10 @@ mod tests {
             r = s.apply(r, (i * 3) % 7);
         }
         for t in 1..4 {
-            assert_eq!(s.apply_move(r, DominoMove::D(t)), s.apply_move(r, DominoMove::U(t)));
+            assert_eq!(
+                s.apply_move(r, DominoMove::D(t)),
+                s.apply_move(r, DominoMove::U(t))
+            );
         }
     }
 

@@ -7,7 +7,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "tablegen", version, about = "Build, inspect and publish puzzle lookup tables")]
+#[command(
+    name = "tablegen",
+    version,
+    about = "Build, inspect and publish puzzle lookup tables"
+)]
 struct Cli {
     /// Table directory (default: $CUBE_TABLES, else the workspace's tables/).
     #[arg(long, global = true, value_name = "DIR")]

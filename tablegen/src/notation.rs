@@ -254,8 +254,7 @@ pub fn parse_alg(s: &str) -> Result<Vec<Move>, NotationError> {
 pub fn tokens(s: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut offset_chars = Vec::new();
     let mut start: Option<(usize, usize)> = None; // (byte, char)
-    let mut ci = 0;
-    for (bi, ch) in s.char_indices() {
+    for (ci, (bi, ch)) in s.char_indices().enumerate() {
         if ch.is_whitespace() {
             if let Some((b, c)) = start.take() {
                 offset_chars.push((c, &s[b..bi]));
@@ -263,7 +262,6 @@ pub fn tokens(s: &str) -> impl Iterator<Item = (usize, &str)> {
         } else if start.is_none() {
             start = Some((bi, ci));
         }
-        ci += 1;
     }
     if let Some((b, c)) = start {
         offset_chars.push((c, &s[b..]));
@@ -294,7 +292,9 @@ mod tests {
 
     #[test]
     fn canonical_round_trip() {
-        for s in ["R", "R'", "R2", "Rw", "3Rw'", "2R2", "x", "y'", "z2", "Uw2", "4Lw"] {
+        for s in [
+            "R", "R'", "R2", "Rw", "3Rw'", "2R2", "x", "y'", "z2", "Uw2", "4Lw",
+        ] {
             let m = parse_token(s).unwrap();
             assert_eq!(m.to_string(), s);
         }

@@ -77,7 +77,13 @@ pub fn parse_alg(s: &str) -> Result<Vec<PyraMove>, crate::notation::NotationErro
 /// from the geometry of a regular tetrahedron (U on top, a face towards F).
 pub fn vertex_cycle(v: usize) -> [u8; 4] {
     let rho = 8f64.sqrt() / 3.0;
-    let at = |deg: f64| [rho * deg.to_radians().cos(), -1.0 / 3.0, rho * deg.to_radians().sin()];
+    let at = |deg: f64| {
+        [
+            rho * deg.to_radians().cos(),
+            -1.0 / 3.0,
+            rho * deg.to_radians().sin(),
+        ]
+    };
     // x = right, y = up, z = front: L front-left, R front-right, B back.
     let pts = [[0.0, 1.0, 0.0], at(150.0), at(30.0), at(270.0)];
     let k = pts[v];
@@ -92,7 +98,9 @@ pub fn vertex_cycle(v: usize) -> [u8; 4] {
             k[0] * p[1] - k[1] * p[0],
         ];
         let d = k[0] * p[0] + k[1] * p[1] + k[2] * p[2];
-        let q: Vec<f64> = (0..3).map(|j| p[j] * c + cross[j] * s + k[j] * d * (1.0 - c)).collect();
+        let q: Vec<f64> = (0..3)
+            .map(|j| p[j] * c + cross[j] * s + k[j] * d * (1.0 - c))
+            .collect();
         let j = pts
             .iter()
             .position(|t| (0..3).all(|a| (t[a] - q[a]).abs() < 1e-9))
@@ -163,8 +171,8 @@ impl Pyra {
         let e = r / 81 / 32;
         let ep: [u8; 6] = even_perm_unrank(e, 6).try_into().expect("6 edges");
         let mut eo = [0u8; 6];
-        for i in 0..5 {
-            eo[i] = ((o >> (4 - i)) & 1) as u8;
+        for (i, e) in eo.iter_mut().take(5).enumerate() {
+            *e = ((o >> (4 - i)) & 1) as u8;
         }
         eo[5] = eo.iter().sum::<u8>() % 2;
         let mut co = [0u8; 4];

@@ -31,7 +31,7 @@ pub fn validate(cube: &CubeN, state: &[u8]) -> Result<(), String> {
         }
     }
     let (_, co) = read_corners(cube, state, &[0, 1, 2, 3, 4, 5])?;
-    if co.iter().map(|&t| t as u32).sum::<u32>() % 3 != 0 {
+    if !co.iter().map(|&t| t as u32).sum::<u32>().is_multiple_of(3) {
         return Err("a corner is twisted (corner twists do not sum to 0 mod 3)".into());
     }
     if n % 2 == 1 {
@@ -88,7 +88,11 @@ mod tests {
         for n in 2..=7 {
             let cube = CubeN::new(n);
             let mut s = cube.solved();
-            let alg = if n == 2 { "R U2 Fw' x D L B' y Rw2" } else { "R U2 Fw' x D 2L B' y Rw2" };
+            let alg = if n == 2 {
+                "R U2 Fw' x D L B' y Rw2"
+            } else {
+                "R U2 Fw' x D 2L B' y Rw2"
+            };
             cube.apply_alg(&mut s, &parse_alg(alg).unwrap());
             validate(&cube, &s).unwrap_or_else(|e| panic!("{n}: {e}"));
         }

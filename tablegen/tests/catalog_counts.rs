@@ -72,7 +72,9 @@ fn check_against_facelet_bfs(id: &str) {
     assert_eq!(out.histogram, hist, "{id} vs hash-set facelet BFS");
     // A dense table stores every rank's distance, and the distances agree with the
     // histogram.
-    let Built::Dense(values) = &out.data else { panic!() };
+    let Built::Dense(values) = &out.data else {
+        panic!()
+    };
     let mut counted = vec![0u64; out.histogram.len()];
     for &v in values {
         counted[v as usize] += 1;
@@ -117,12 +119,19 @@ fn x_and_t_stages_of_5x5x5_match_4x4x4() {
 #[test]
 fn sparse_5x5x5_stage() {
     let (def, out) = build("5x5x5-ud-stage-d5");
-    let SpaceDef::SparseFacelets { def: p, moves, max_depth } = &def.space else {
+    let SpaceDef::SparseFacelets {
+        def: p,
+        moves,
+        max_depth,
+    } = &def.space
+    else {
         panic!()
     };
     let hist = facelet_histogram(p, moves, *max_depth as usize);
     assert_eq!(out.histogram, hist);
-    let Built::Sparse(entries) = &out.data else { panic!() };
+    let Built::Sparse(entries) = &out.data else {
+        panic!()
+    };
     assert_eq!(entries.len() as u64, out.states());
     assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "keys sorted");
 }
@@ -132,7 +141,10 @@ fn same_bytes_whatever_the_thread_count() {
     let def = catalog::find("4x4x4-lr-stage").unwrap();
     let mut outputs = Vec::new();
     for threads in [1, 2, 3] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let out = pool.install(|| catalog::build(&def, &Progress::hidden()).unwrap());
         outputs.push(tablegen::artifact::encode(&def, &out).unwrap());
     }
@@ -146,11 +158,16 @@ fn catalog_ids_are_unique_and_well_formed() {
     let set: HashSet<_> = ids.iter().collect();
     assert_eq!(set.len(), ids.len());
     for id in ids {
-        assert!(id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
+        assert!(id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
     }
     let lr = catalog::find("4x4x4-lr-stage").unwrap();
     assert_eq!(lr.move_names().len(), 28);
     let cs = catalog::find("4x4x4-centers-solve").unwrap();
     assert_eq!(cs.move_names().len(), 24);
-    assert_eq!(catalog::find("4x4x4-ud-stage").unwrap().move_names().len(), 36);
+    assert_eq!(
+        catalog::find("4x4x4-ud-stage").unwrap().move_names().len(),
+        36
+    );
 }

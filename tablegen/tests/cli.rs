@@ -32,7 +32,10 @@ fn build_info_verify_round_trip() {
     assert_eq!(v["max_depth"].as_u64().unwrap() as usize, hist.len() - 1);
     assert!(v["bytes"].as_u64().unwrap() > 12870 / 2);
     assert!(v["checksum"].as_str().unwrap().len() >= 16);
-    tablegen(dir.path()).args(["verify", "--all"]).assert().success();
+    tablegen(dir.path())
+        .args(["verify", "--all"])
+        .assert()
+        .success();
     // No temporary file is left behind.
     let names: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
@@ -67,7 +70,10 @@ fn unwritable_dir_is_named() {
 #[test]
 fn corrupt_artifact_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    tablegen(dir.path()).args(["build", "4x4x4-lr-stage", "-q"]).assert().success();
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
     let path = dir.path().join("4x4x4-lr-stage.tbl");
     let mut bytes = std::fs::read(&path).unwrap();
     let mid = bytes.len() / 2;
@@ -89,12 +95,32 @@ fn corrupt_artifact_is_refused() {
 #[test]
 fn list_shows_every_table() {
     let dir = tempfile::tempdir().unwrap();
-    let out = tablegen(dir.path()).args(["list", "--json"]).assert().success();
+    let out = tablegen(dir.path())
+        .args(["list", "--json"])
+        .assert()
+        .success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    let ids: Vec<&str> = v.as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
-    for id in ["2x2x2-htm", "2x2x2-qtm", "pyraminx", "4x4x4-ud-stage", "4x4x4-lr-stage",
-        "4x4x4-centers-solve", "5x5x5-ud-t-stage", "5x5x5-ud-x-stage"] {
+    let ids: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    for id in [
+        "2x2x2-htm",
+        "2x2x2-qtm",
+        "pyraminx",
+        "4x4x4-ud-stage",
+        "4x4x4-lr-stage",
+        "4x4x4-centers-solve",
+        "5x5x5-ud-t-stage",
+        "5x5x5-ud-x-stage",
+    ] {
         assert!(ids.contains(&id), "{id} missing");
     }
-    tablegen(dir.path()).args(["list"]).assert().success().stdout(predicate::str::contains("735471"));
+    tablegen(dir.path())
+        .args(["list"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("735471"));
 }

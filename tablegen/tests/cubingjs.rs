@@ -25,7 +25,11 @@ fn states_match_cubingjs_for_n_2_to_7() {
         }
         let mut s = cube.solved();
         cube.apply_alg(&mut s, &moves);
-        assert_eq!(cube.format_state(&s, FaceOrder::Urfdlb), want, "n={n} alg={alg}");
+        assert_eq!(
+            cube.format_state(&s, FaceOrder::Urfdlb),
+            want,
+            "n={n} alg={alg}"
+        );
         per_n[n] += 1;
     }
     for (n, &count) in per_n.iter().enumerate().skip(2) {

@@ -49,7 +49,10 @@ fn slot_maps(cube: &CubeN, mv: Move) -> ([u8; 8], [u8; 8]) {
     let mut em = [0u8; 8];
     for s in 0..8 {
         let to = dest[corners[s][0]];
-        cm[s] = corners.iter().position(|c| c.contains(&to)).expect("corner") as u8;
+        cm[s] = corners
+            .iter()
+            .position(|c| c.contains(&to))
+            .expect("corner") as u8;
         let to = dest[edges[s][0]];
         em[s] = edges.iter().position(|e| e.contains(&to)).expect("edge") as u8;
     }
@@ -130,7 +133,8 @@ impl Space for FixedFrame {
         let c = (rank / N8 as u64) as usize;
         let e = (rank % N8 as u64) as usize;
         for m in 0..self.nm {
-            let r = self.cmove[c * self.nm + m] as u64 * N8 as u64 + self.emove[e * self.nm + m] as u64;
+            let r =
+                self.cmove[c * self.nm + m] as u64 * N8 as u64 + self.emove[e * self.nm + m] as u64;
             if !f(r) {
                 return;
             }
@@ -141,9 +145,15 @@ impl Space for FixedFrame {
 fn check(half_turn_u: bool, id: &str) {
     let space = FixedFrame::new(half_turn_u);
     let res = dense_bfs(&space, &Progress::new(id, space.size(), false));
-    let quotient = tablegen::catalog::find(id).unwrap().expected_histogram.unwrap();
+    let quotient = tablegen::catalog::find(id)
+        .unwrap()
+        .expected_histogram
+        .unwrap();
     let four_times: Vec<u64> = quotient.iter().map(|&c| 4 * c).collect();
-    assert_eq!(res.histogram, four_times, "{id}: fixed frame vs 4 x catalog");
+    assert_eq!(
+        res.histogram, four_times,
+        "{id}: fixed frame vs 4 x catalog"
+    );
 }
 
 #[test]

@@ -30,9 +30,14 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     let defs = if args.all {
         catalog::catalog()
     } else if args.ids.is_empty() {
-        return Err(bad("name the tables to build, or --all (see `tablegen list`)"));
+        return Err(bad(
+            "name the tables to build, or --all (see `tablegen list`)",
+        ));
     } else {
-        args.ids.iter().map(|id| lookup(id)).collect::<anyhow::Result<Vec<_>>>()?
+        args.ids
+            .iter()
+            .map(|id| lookup(id))
+            .collect::<anyhow::Result<Vec<_>>>()?
     };
     if let Some(t) = args.threads {
         if t == 0 {
@@ -47,7 +52,8 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     for def in defs {
         let progress = Progress::new(def.id, def.expected_states, args.quiet || args.json);
         let start = Instant::now();
-        let out = catalog::build(&def, &progress).map_err(|e| anyhow::anyhow!("{}: {e}", def.id))?;
+        let out =
+            catalog::build(&def, &progress).map_err(|e| anyhow::anyhow!("{}: {e}", def.id))?;
         let secs = start.elapsed().as_secs_f64();
         if def.expected_states > 0 && out.states() != def.expected_states {
             anyhow::bail!(
@@ -97,11 +103,19 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
 
 /// Fails early (before a long BFS) if the table directory cannot be written.
 fn check_writable(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| bad(format!("cannot create table directory {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        bad(format!(
+            "cannot create table directory {}: {e}",
+            dir.display()
+        ))
+    })?;
     let probe = dir.join(format!(".tablegen-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"")
-        .map_err(|e| bad(format!("table directory {} is not writable: {e}", dir.display())))?;
+    std::fs::write(&probe, b"").map_err(|e| {
+        bad(format!(
+            "table directory {} is not writable: {e}",
+            dir.display()
+        ))
+    })?;
     let _ = std::fs::remove_file(probe);
     Ok(())
 }

@@ -39,7 +39,10 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         println!("id         {}", h.id);
         println!("states     {}", h.states);
         println!("max depth  {max_depth}");
-        println!("histogram  {}", tablegen::catalog::format_histogram(&h.histogram));
+        println!(
+            "histogram  {}",
+            tablegen::catalog::format_histogram(&h.histogram)
+        );
         println!("encoding   {}", h.encoding);
         println!("bytes      {}", h.bytes);
         println!("checksum   {}", h.checksum);

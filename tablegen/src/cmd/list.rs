@@ -44,7 +44,9 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
         };
         let size = match r["bytes"].as_u64() {
             Some(b) => human(b),
-            None if t.expected_payload_bytes() > 0 => format!("~{}", human(t.expected_payload_bytes())),
+            None if t.expected_payload_bytes() > 0 => {
+                format!("~{}", human(t.expected_payload_bytes()))
+            }
             None => "-".into(),
         };
         println!(
@@ -55,7 +57,11 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
             t.move_names().len(),
             t.storage(),
             size,
-            if r["built"].as_bool() == Some(true) { "yes" } else { "no" }
+            if r["built"].as_bool() == Some(true) {
+                "yes"
+            } else {
+                "no"
+            }
         );
     }
     Ok(())

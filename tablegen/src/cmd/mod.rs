@@ -53,7 +53,10 @@ pub fn lookup(id: &str) -> anyhow::Result<TableDef> {
         if close.is_empty() {
             bad(format!("unknown table id {id:?} (see `tablegen list`)"))
         } else {
-            bad(format!("unknown table id {id:?}; did you mean {}?", close.join(", ")))
+            bad(format!(
+                "unknown table id {id:?}; did you mean {}?",
+                close.join(", ")
+            ))
         }
     })
 }

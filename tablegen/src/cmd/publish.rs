@@ -48,7 +48,8 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             "compressed_checksum": tablefmt::checksum_hex(&zbytes),
         }));
     }
-    let manifest = serde_json::json!({ "generator": tablegen::artifact::generator(), "tables": entries });
+    let manifest =
+        serde_json::json!({ "generator": tablegen::artifact::generator(), "tables": entries });
     tablefmt::write_atomic(
         &args.out.join("manifest.json"),
         serde_json::to_string_pretty(&manifest)?.as_bytes(),
@@ -71,7 +72,10 @@ pub fn install(tables: &Path, args: InstallArgs) -> anyhow::Result<()> {
         let (Some(id), Some(file), Some(sum)) =
             (t["id"].as_str(), t["file"].as_str(), t["checksum"].as_str())
         else {
-            return Err(bad(format!("{}: entry without id/file/checksum", mpath.display())));
+            return Err(bad(format!(
+                "{}: entry without id/file/checksum",
+                mpath.display()
+            )));
         };
         let src = args.from.join(file);
         let dst = artifact_path(tables, id);
@@ -80,7 +84,11 @@ pub fn install(tables: &Path, args: InstallArgs) -> anyhow::Result<()> {
         if h.checksum != sum || h.id != id {
             return Err(bad(format!(
                 "{}: installed table does not match the manifest ({} {}, expected {} {})",
-                dst.display(), h.id, h.checksum, id, sum
+                dst.display(),
+                h.id,
+                h.checksum,
+                id,
+                sum
             )));
         }
         println!("installed {} -> {}", id, dst.display());
