@@ -97,6 +97,14 @@ fn header_hash<'a>(
     xxhash_rust::xxh3::xxh3_64(&buf)
 }
 
+/// Folds a (possibly multi-line) message from a dependency onto one line.
+pub(crate) fn one_line(msg: impl std::fmt::Display) -> String {
+    msg.to_string()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// xxh3-128 of `bytes`.
 pub(crate) fn hash128(bytes: &[u8]) -> u128 {
     xxhash_rust::xxh3::xxh3_128(bytes)
@@ -204,8 +212,9 @@ pub(crate) fn encode_dense(
 pub(crate) fn encode_fst(meta: &TableMeta, fst_bytes: Vec<u8>) -> Result<Vec<u8>, FormatError> {
     if let Err(e) = fst::Map::new(fst_bytes.as_slice()) {
         return Err(ErrorKind::Invalid(format!(
-            "table {:?}: the payload is not a valid FST map: {e}",
-            meta.id
+            "table {:?}: the payload is not a valid FST map: {}",
+            meta.id,
+            one_line(e)
         ))
         .into());
     }
@@ -264,7 +273,8 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed, ErrorKind> {
     }
     let root = rkyv::access::<ArchivedTableFile, rkyv::rancor::Error>(archive).map_err(|e| {
         ErrorKind::Corrupt(format!(
-            "invalid archive structure after byte {PREAMBLE_LEN} (truncated or damaged file?): {e}"
+            "invalid archive structure after byte {PREAMBLE_LEN} (truncated or damaged file?): {}",
+            one_line(e)
         ))
     })?;
     let h = &root.header;
@@ -302,8 +312,9 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed, ErrorKind> {
             if let Err(e) = fst::Map::new(v.as_slice()) {
                 let at = v.as_ptr() as usize - bytes.as_ptr() as usize;
                 return Err(ErrorKind::Corrupt(format!(
-                    "bad FST payload at bytes {at}..{}: {e}",
-                    at + v.len()
+                    "bad FST payload at bytes {at}..{}: {}",
+                    at + v.len(),
+                    one_line(e)
                 )));
             }
             v.as_slice()

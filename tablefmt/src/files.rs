@@ -140,11 +140,20 @@ where
 {
     let mut b = fst::MapBuilder::memory();
     for (i, (k, v)) in entries.into_iter().enumerate() {
-        b.insert(k, v)
-            .map_err(|e| FormatError::from(ErrorKind::Invalid(format!("fst entry {i}: {e}"))))?;
+        b.insert(k, v).map_err(|e| {
+            FormatError::from(ErrorKind::Invalid(format!(
+                "fst entry {i}: {}",
+                crate::archive::one_line(e)
+            )))
+        })?;
     }
-    b.into_inner()
-        .map_err(|e| ErrorKind::Invalid(format!("cannot finish the fst: {e}")).into())
+    b.into_inner().map_err(|e| {
+        ErrorKind::Invalid(format!(
+            "cannot finish the fst: {}",
+            crate::archive::one_line(e)
+        ))
+        .into()
+    })
 }
 
 /// Compresses a table file with zstd at `level` (1..=22; 19 is a good publishing

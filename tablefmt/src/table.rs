@@ -130,6 +130,7 @@ impl std::fmt::Debug for Table {
 /// ([`crate::write_atomic`]), which leaves the mapped inode intact, so our own
 /// files are never truncated or rewritten in place. Do not edit table files in
 /// place while a process has them open.
+#[allow(unsafe_code)]
 fn map_file(file: &File) -> std::io::Result<Mmap> {
     // SAFETY: the map is read-only and we never create a mutable alias. The file
     // is written only by atomic rename (a new inode), never truncated or modified
