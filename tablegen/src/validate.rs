@@ -38,8 +38,75 @@ pub fn validate(cube: &CubeN, state: &[u8]) -> Result<(), String> {
         let skeleton = skeleton3(cube, state);
         let c3 = CubeN::new(3);
         let (_, turned) = orient_centres(&c3, &skeleton)?;
-        crate::cube3::CubieCube::from_facelets(&c3.format_state(&turned, Default::default()))
-            .map_err(|e| e.to_string())?;
+        check_edges_and_parity(&c3, &turned)?;
+    }
+    Ok(())
+}
+
+/// Facelets of the twelve 3x3x3 edges in Kociemba's order UR UF UL UB DR DF DL DB
+/// FR FL BL BR, the U/D (or F/B for the slice edges) sticker first.
+pub const EDGE_CELLS: [[(Face, usize, usize); 2]; 12] = [
+    [(Face::U, 1, 2), (Face::R, 0, 1)],
+    [(Face::U, 2, 1), (Face::F, 0, 1)],
+    [(Face::U, 1, 0), (Face::L, 0, 1)],
+    [(Face::U, 0, 1), (Face::B, 0, 1)],
+    [(Face::D, 1, 2), (Face::R, 2, 1)],
+    [(Face::D, 0, 1), (Face::F, 2, 1)],
+    [(Face::D, 1, 0), (Face::L, 2, 1)],
+    [(Face::D, 2, 1), (Face::B, 2, 1)],
+    [(Face::F, 1, 2), (Face::R, 1, 0)],
+    [(Face::F, 1, 0), (Face::L, 1, 2)],
+    [(Face::B, 1, 2), (Face::L, 1, 0)],
+    [(Face::B, 1, 0), (Face::R, 1, 2)],
+];
+
+/// Reads the twelve edges of a 3x3x3 with its centres in place: `(ep, eo)`.
+pub fn read_edges(c3: &CubeN, s: &[u8]) -> Result<([u8; 12], [u8; 12]), String> {
+    let mut ep = [0u8; 12];
+    let mut eo = [0u8; 12];
+    let mut seen = [false; 12];
+    for (slot, cells) in EDGE_CELLS.iter().enumerate() {
+        let a = s[c3.index(cells[0].0, cells[0].1, cells[0].2)];
+        let b = s[c3.index(cells[1].0, cells[1].1, cells[1].2)];
+        let found = EDGE_CELLS.iter().enumerate().find_map(|(piece, home)| {
+            let (x, y) = (home[0].0 as u8, home[1].0 as u8);
+            if (a, b) == (x, y) {
+                Some((piece, 0))
+            } else if (a, b) == (y, x) {
+                Some((piece, 1))
+            } else {
+                None
+            }
+        });
+        let name = |cells: &[(Face, usize, usize); 2]| -> String {
+            cells.iter().map(|c| c.0.letter()).collect()
+        };
+        let (piece, flip) = found.ok_or_else(|| {
+            format!(
+                "the edge at {} shows {}{}, which no edge has",
+                name(cells),
+                Face::ALL[a as usize % 6].letter(),
+                Face::ALL[b as usize % 6].letter()
+            )
+        })?;
+        if std::mem::replace(&mut seen[piece], true) {
+            return Err(format!("edge {} appears twice", name(&EDGE_CELLS[piece])));
+        }
+        ep[slot] = piece as u8;
+        eo[slot] = flip;
+    }
+    Ok((ep, eo))
+}
+
+/// The 3x3x3 rules beyond corners: edge flip and permutation parity.
+fn check_edges_and_parity(c3: &CubeN, s: &[u8]) -> Result<(), String> {
+    let (ep, eo) = read_edges(c3, s)?;
+    if eo.iter().map(|&f| f as u32).sum::<u32>() % 2 == 1 {
+        return Err("an edge is flipped (edge flips do not sum to an even number)".into());
+    }
+    let (cp, _) = read_corners(c3, s, &[0, 1, 2, 3, 4, 5])?;
+    if crate::perm::is_odd(&cp) != crate::perm::is_odd(&ep) {
+        return Err("two pieces are swapped (corner and edge permutation parities differ)".into());
     }
     Ok(())
 }
@@ -120,5 +187,18 @@ mod tests {
         assert!(e.contains("unknown colour"), "{e}");
         // Two corners swapped on a 2x2x2 is fine (no parity rule there)...
         assert!(check(2, "UUUURRRRFFFFDDDDLLLLBBBB").is_ok());
+        // ...but not on a 3x3x3: swap the UFL and URF corners (U7 F1 L3 / U9 R1 F3).
+        let mut b = solved.as_bytes().to_vec();
+        (b[6], b[18], b[38]) = (b'U', b'R', b'F');
+        (b[8], b[9], b[20]) = (b'U', b'F', b'L');
+        let e = check(3, std::str::from_utf8(&b).unwrap()).unwrap_err();
+        assert!(e.contains("parit"), "{e}");
+        // A 5x5x5 with a flipped middle edge is caught through its 3x3x3 skeleton.
+        let c5 = CubeN::new(5);
+        let mut s5 = c5.solved();
+        let (u, r) = (c5.index(Face::U, 2, 4), c5.index(Face::R, 0, 2));
+        s5.swap(u, r);
+        let e = validate(&c5, &s5).unwrap_err();
+        assert!(e.contains("flip"), "{e}");
     }
 }
