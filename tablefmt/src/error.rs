@@ -233,10 +233,10 @@ impl fmt::Display for FormatError {
 }
 
 impl std::error::Error for FormatError {
+    /// None: the OS reason is already part of `Display`, and callers print whole
+    /// chains (`{:#}`), which would say it twice. [`ErrorKind::Io`] keeps the
+    /// `io::Error` for callers that want its kind.
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            ErrorKind::Io { source, .. } => Some(source),
-            _ => None,
-        }
+        None
     }
 }

@@ -7,9 +7,10 @@ use tablegen::artifact::artifact_path;
 #[derive(clap::Args)]
 pub struct Args {
     /// Table ids or artifact files.
-    tables: Vec<String>,
+    #[arg(value_name = "ID|FILE")]
+    targets: Vec<String>,
     /// Verify every built table of the catalog.
-    #[arg(long, conflicts_with = "tables")]
+    #[arg(long, conflicts_with = "targets")]
     all: bool,
 }
 
@@ -20,10 +21,10 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             .map(|t| artifact_path(tables, t.id))
             .filter(|p| p.exists())
             .collect()
-    } else if args.tables.is_empty() {
+    } else if args.targets.is_empty() {
         return Err(bad("name the tables or files to verify, or --all"));
     } else {
-        args.tables
+        args.targets
             .iter()
             .map(|t| resolve(tables, t))
             .collect::<anyhow::Result<Vec<_>>>()?
