@@ -34,6 +34,8 @@ enum Command {
     Publish(cmd::publish::Args),
     /// Install published artifacts into the table directory.
     Install(cmd::publish::InstallArgs),
+    /// Write the table directory's manifest.json, or check rebuilds against it.
+    Manifest(cmd::manifest::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(&tables, a),
         Command::Publish(a) => cmd::publish::run(&tables, a),
         Command::Install(a) => cmd::publish::install(&tables, a),
+        Command::Manifest(a) => cmd::manifest::run(&tables, a),
     };
     cmd::exit(result)
 }

@@ -3,6 +3,7 @@
 pub mod build;
 pub mod info;
 pub mod list;
+pub mod manifest;
 pub mod publish;
 pub mod verify;
 

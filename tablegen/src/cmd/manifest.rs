@@ -1,0 +1,104 @@
+//! `tablegen manifest`: writes `manifest.json` for the table directory, or checks
+//! that the small tables rebuild to the recorded bytes.
+
+use super::bad;
+use std::path::Path;
+use tablegen::artifact::{artifact_path, encode};
+use tablegen::catalog::{self, TableDef};
+use tablegen::progress::Progress;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rebuild every table of at most this many states in memory and compare its
+    /// checksum with the manifest instead of writing it.
+    #[arg(long, value_name = "MAX_STATES")]
+    check: Option<u64>,
+}
+
+/// The manifest entry of an artifact.
+fn entry(def: &TableDef, h: &tablefmt::HeaderInfo) -> serde_json::Value {
+    serde_json::json!({
+        "id": def.id,
+        "puzzle": def.puzzle,
+        "storage": def.storage(),
+        "encoding": h.encoding.to_string(),
+        "definition_hash": format!("{:016x}", h.definition_hash),
+        "states": h.states,
+        "histogram": h.histogram,
+        "bytes": h.bytes,
+        "checksum": h.checksum,
+    })
+}
+
+pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
+    let path = tables.join("manifest.json");
+    if let Some(max) = args.check {
+        return check(&path, max);
+    }
+    let mut entries = Vec::new();
+    for def in catalog::catalog() {
+        let file = artifact_path(tables, def.id);
+        if !file.exists() {
+            return Err(bad(format!(
+                "{} is missing: build every table first (`tablegen build --all`)",
+                file.display()
+            )));
+        }
+        let h = tablefmt::verify(&file)?;
+        entries.push(entry(&def, &h));
+    }
+    let text = serde_json::to_string_pretty(&serde_json::json!({ "tables": entries }))?;
+    tablefmt::write_atomic(&path, format!("{text}\n").as_bytes())?;
+    println!("wrote {} ({} tables)", path.display(), entries.len());
+    Ok(())
+}
+
+fn check(path: &Path, max_states: u64) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
+    let manifest: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("{}: not JSON: {e}", path.display())))?;
+    let mut failures = 0;
+    for def in catalog::catalog() {
+        let Some(want) = manifest["tables"]
+            .as_array()
+            .and_then(|t| t.iter().find(|e| e["id"] == def.id))
+        else {
+            eprintln!("{}: not in {}", def.id, path.display());
+            failures += 1;
+            continue;
+        };
+        let states = want["states"].as_u64().unwrap_or(u64::MAX);
+        if states > max_states {
+            println!("skip {} ({} states)", def.id, states);
+            continue;
+        }
+        let out = catalog::build(&def, &Progress::hidden()).map_err(anyhow::Error::msg)?;
+        let bytes = encode(&def, &out)?;
+        let got = tablefmt::Table::from_bytes(&bytes, &Default::default())?;
+        let same = got.info().checksum == want["checksum"].as_str().unwrap_or_default()
+            && format!("{:016x}", got.info().definition_hash)
+                == want["definition_hash"].as_str().unwrap_or_default()
+            && bytes.len() as u64 == want["bytes"].as_u64().unwrap_or_default();
+        if same {
+            println!("ok {} {}", def.id, got.info().checksum);
+        } else {
+            eprintln!(
+                "{}: rebuilt {} ({} bytes), manifest has {} ({} bytes)",
+                def.id,
+                got.info().checksum,
+                bytes.len(),
+                want["checksum"],
+                want["bytes"]
+            );
+            failures += 1;
+        }
+    }
+    if failures > 0 {
+        return Err(bad(format!(
+            "{failures} table(s) differ from {}",
+            path.display()
+        )));
+    }
+    Ok(())
+}
