@@ -15,9 +15,8 @@ pub fn tables_dir(cli: Option<&Path>) -> PathBuf {
             return PathBuf::from(p);
         }
     }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("tables")
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    crate_dir.parent().unwrap_or(crate_dir).join("tables")
 }
 
 /// The artifact path of a table in a directory.
