@@ -101,3 +101,27 @@ fn scramble_is_reproducible_and_solvable() {
     cube.apply_alg(&mut s, &tablegen::notation::parse_alg(scramble).unwrap());
     assert_eq!(cube.format_state(&s, Default::default()), state);
 }
+
+#[test]
+fn a_table_for_another_id_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // Build the pyraminx table, then put it where the 2x2x2 table belongs.
+    Command::cargo_bin("cubesolve")
+        .unwrap()
+        .args(["--tables", dir.path().to_str().unwrap()])
+        .args(["solve", "--puzzle", "pyraminx", "--scramble", "U", "--json"])
+        .assert()
+        .success();
+    std::fs::copy(
+        dir.path().join("pyraminx.tbl"),
+        dir.path().join("2x2x2-htm.tbl"),
+    )
+    .unwrap();
+    Command::cargo_bin("cubesolve")
+        .unwrap()
+        .args(["--tables", dir.path().to_str().unwrap()])
+        .args(["solve", "--puzzle", "2x2x2", "--scramble", "R U"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("2x2x2-htm.tbl"));
+}

@@ -54,7 +54,9 @@ fn main() {
             verify_checksum: false,
             expect_id: None,
         };
-        let (t_open, _) = best_of(5, || Table::open(&path, &unchecked).expect("valid artifact"));
+        let (t_open, _) = best_of(5, || {
+            Table::open(&path, &unchecked).expect("valid artifact")
+        });
         let states = table.states();
         let mut rng = Rng(0x9E3779B97F4A7C15);
         let lookup_ns = if let Some(view) = table.dense() {

@@ -124,3 +124,97 @@ fn list_shows_every_table() {
         .success()
         .stdout(predicate::str::contains("735471"));
 }
+
+/// Every kind of damage gives exit code 2 and one line naming the file; never a
+/// panic.
+#[test]
+fn damaged_artifacts_exit_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "5x5x5-ud-stage-d5", "-q"])
+        .assert()
+        .success();
+    let good = std::fs::read(dir.path().join("4x4x4-lr-stage.tbl")).unwrap();
+    let fst = std::fs::read(dir.path().join("5x5x5-ud-stage-d5.tbl")).unwrap();
+    let bad = dir.path().join("bad.tbl");
+    let flip = |bytes: &[u8], at: usize| {
+        let mut b = bytes.to_vec();
+        b[at] ^= 0x40;
+        b
+    };
+    let mut wrong_version = good.clone();
+    wrong_version[8] = 9;
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("truncated", good[..good.len() / 2].to_vec()),
+        ("empty", Vec::new()),
+        ("header byte", flip(&good, 20)),
+        ("payload byte", flip(&good, good.len() / 2)),
+        ("fst byte", flip(&fst, fst.len() / 2)),
+        ("magic", flip(&good, 0)),
+        ("version", wrong_version),
+        (
+            "random",
+            (0..5000u32)
+                .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+                .collect(),
+        ),
+    ];
+    for (what, bytes) in cases {
+        std::fs::write(&bad, &bytes).unwrap();
+        let out = tablegen(dir.path())
+            .args(["verify", bad.to_str().unwrap()])
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("bad.tbl"), "{what}: {text}");
+        assert!(!text.contains("panicked"), "{what}: {text}");
+    }
+    // A directory.
+    tablegen(dir.path())
+        .args(["info", dir.path().to_str().unwrap()])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn publish_and_install_round_trip() {
+    let built = tempfile::tempdir().unwrap();
+    let release = tempfile::tempdir().unwrap();
+    let installed = tempfile::tempdir().unwrap();
+    tablegen(built.path())
+        .args(["build", "4x4x4-lr-stage", "pyraminx", "-q"])
+        .assert()
+        .success();
+    tablegen(built.path())
+        .args(["publish", "--out", release.path().to_str().unwrap()])
+        .assert()
+        .success();
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(release.path().join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["tables"].as_array().unwrap().len(), 2);
+    tablegen(installed.path())
+        .args(["install", "--from", release.path().to_str().unwrap()])
+        .assert()
+        .success();
+    for id in ["4x4x4-lr-stage", "pyraminx"] {
+        let a = std::fs::read(built.path().join(format!("{id}.tbl"))).unwrap();
+        let b = std::fs::read(installed.path().join(format!("{id}.tbl"))).unwrap();
+        assert_eq!(a, b, "{id}");
+    }
+    // A damaged release file is refused and nothing is placed.
+    let z = release.path().join("pyraminx.tbl.zst");
+    let mut bytes = std::fs::read(&z).unwrap();
+    let n = bytes.len();
+    bytes.truncate(n / 2);
+    std::fs::write(&z, bytes).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    tablegen(fresh.path())
+        .args(["install", "--from", release.path().to_str().unwrap()])
+        .assert()
+        .code(2);
+    assert!(!fresh.path().join("pyraminx.tbl").exists());
+}
