@@ -75,7 +75,7 @@ fn main() {
                 let mut s = map.stream();
                 let mut all = Vec::new();
                 while let Some((k, _)) = s.next() {
-                    if rng.next() % 8 == 0 {
+                    if rng.next().is_multiple_of(8) {
                         all.push(k.to_vec());
                     }
                 }
