@@ -61,6 +61,21 @@ fn pyraminx_random_states_are_solved() {
     }
     // God's number with tips is 11 + 4.
     assert!(max <= 15);
+    // Optimal: a scramble of k moves is never solved in more than k.
+    let all = parse_alg("U U' L L' R R' B B' u u' l l' r r' b b'").unwrap();
+    for _ in 0..500 {
+        let k = r.gen_range(0..9);
+        let mut st = PyraState::SOLVED;
+        for _ in 0..k {
+            st = st.apply(all[r.gen_range(0..all.len())]);
+        }
+        let sol = solver.solve(&st).unwrap();
+        assert!(
+            sol.moves.len() <= k,
+            "{k}-move scramble solved in {}",
+            sol.moves.len()
+        );
+    }
 }
 
 #[test]
