@@ -1,0 +1,68 @@
+//! Solver benchmark on random states (warm tables, one thread): median and p99
+//! solve time and average length, per puzzle.
+//!
+//! `cargo run --release -p solvers --example solve_bench [-- COUNT]`
+
+use rand::{Rng, SeedableRng};
+use std::time::Instant;
+
+fn report(name: &str, mut times: Vec<f64>, lengths: &[usize]) {
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
+    let avg = lengths.iter().sum::<usize>() as f64 / lengths.len() as f64;
+    let max = lengths.iter().max().copied().unwrap_or(0);
+    println!(
+        "{name:<10} n={:<6} median {:>8.1} us  p99 {:>8.1} us  avg length {avg:.2}  max {max}",
+        times.len(),
+        pct(0.5) * 1e6,
+        pct(0.99) * 1e6
+    );
+}
+
+fn main() {
+    let count: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let dir = tablegen::artifact::tables_dir(None);
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+
+    let t = Instant::now();
+    let s2 = solvers::cube2::Solver2::new(&dir, true).expect("2x2x2 table");
+    println!("2x2x2 init {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    let (mut times, mut lens) = (Vec::new(), Vec::new());
+    for _ in 0..count {
+        let st = tablegen::cube2::Cube2::facelets_of(rng.gen_range(0..tablegen::cube2::STATES));
+        let t = Instant::now();
+        let sol = s2.solve(&st).expect("solvable");
+        times.push(t.elapsed().as_secs_f64());
+        lens.push(sol.moves.len());
+    }
+    report("2x2x2", times, &lens);
+
+    let t = Instant::now();
+    let sp = solvers::pyraminx::SolverPyra::new(&dir, true).expect("pyraminx table");
+    println!("pyraminx init {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    let (mut times, mut lens) = (Vec::new(), Vec::new());
+    for _ in 0..count {
+        let core = tablegen::pyraminx::Pyra::unrank(rng.gen_range(0..tablegen::pyraminx::STATES));
+        let tips = [0u8; 4].map(|_| rng.gen_range(0..3u8));
+        let st = solvers::pyraminx::PyraState { core, tips };
+        let t = Instant::now();
+        let sol = sp.solve(&st).expect("solvable");
+        times.push(t.elapsed().as_secs_f64());
+        lens.push(sol.moves.len());
+    }
+    report("pyraminx", times, &lens);
+
+    let t = Instant::now();
+    let sd = solvers::domino::SolverDomino::new(&dir, true).expect("domino table");
+    println!("domino init {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    let space = tablegen::domino::DominoSpace::new(tablegen::domino::htm_moves());
+    let (mut times, mut lens) = (Vec::new(), Vec::new());
+    for _ in 0..count {
+        let (cp, ep) = space.pieces(rng.gen_range(0..tablegen::domino::STATES));
+        let t = Instant::now();
+        let sol = sd.solve(&cp, &ep).expect("solvable");
+        times.push(t.elapsed().as_secs_f64());
+        lens.push(sol.moves.len());
+    }
+    report("domino", times, &lens);
+}
