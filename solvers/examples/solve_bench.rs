@@ -20,7 +20,10 @@ fn report(name: &str, mut times: Vec<f64>, lengths: &[usize]) {
 }
 
 fn main() {
-    let count: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let count: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
     let dir = tablegen::artifact::tables_dir(None);
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
 

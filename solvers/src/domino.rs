@@ -41,17 +41,9 @@ pub fn as_cube_move(m: DominoMove) -> Move {
     }
 }
 
-/// Edge facelets (U/D sticker first) of Kociemba's UR UF UL UB DR DF DL DB.
-const EDGES: [[(Face, usize, usize); 2]; 8] = [
-    [(Face::U, 1, 2), (Face::R, 0, 1)],
-    [(Face::U, 2, 1), (Face::F, 0, 1)],
-    [(Face::U, 1, 0), (Face::L, 0, 1)],
-    [(Face::U, 0, 1), (Face::B, 0, 1)],
-    [(Face::D, 1, 2), (Face::R, 2, 1)],
-    [(Face::D, 0, 1), (Face::F, 2, 1)],
-    [(Face::D, 1, 0), (Face::L, 2, 1)],
-    [(Face::D, 2, 1), (Face::B, 2, 1)],
-];
+/// The Domino's eight edges are the 3x3x3's U- and D-layer edges
+/// (Kociemba's UR UF UL UB DR DF DL DB), U/D sticker first.
+const EDGES: &[[(Face, usize, usize); 2]] = &tablegen::validate::EDGE_CELLS_UD;
 
 /// Parses a 42-letter Domino state into `(cp, ep)` (slot -> piece).
 pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), String> {
@@ -153,21 +145,13 @@ impl SolverDomino {
     pub fn solve(&self, cp: &[u8; 8], ep: &[u8; 8]) -> Result<Solution, String> {
         let (mut cp, mut ep) = (*cp, *ep);
         let mut moves = Vec::new();
-        let all = [
-            DominoMove::U(1),
-            DominoMove::U(3),
-            DominoMove::U(2),
-            DominoMove::Half('R'),
-            DominoMove::Half('L'),
-            DominoMove::Half('F'),
-            DominoMove::Half('B'),
-        ];
+        let all = htm_moves();
         let mut r = self.rank(&cp, &ep);
         while r != self.goal {
             let want = (self.table.get(r) % 3 + 2) % 3;
             let (m, c2, e2, r2) = all
                 .iter()
-                .map(|&m| {
+                .map(|&m: &DominoMove| {
                     let (c2, e2) = apply_pieces(&cp, &ep, m);
                     (m, c2, e2, self.rank(&c2, &e2))
                 })

@@ -62,18 +62,7 @@ struct ScrambleArgs {
     seed: Option<u64>,
 }
 
-/// Bad input: exit code 2.
-#[derive(Debug)]
-struct BadInput(String);
-impl std::fmt::Display for BadInput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for BadInput {}
-fn bad(msg: impl Into<String>) -> anyhow::Error {
-    BadInput(msg.into()).into()
-}
+use tablegen::cli::bad;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -82,18 +71,9 @@ fn main() -> ExitCode {
         Command::Solve(a) => solve(&dir, a),
         Command::Scramble(a) => scramble(&dir, a),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("cubesolve: {e:#}");
-            let input = e.chain().any(|c| {
-                c.downcast_ref::<BadInput>().is_some()
-                    || c.downcast_ref::<tablefmt::FormatError>().is_some()
-                    || c.downcast_ref::<solvers::tables::TableError>().is_some()
-            });
-            ExitCode::from(if input { 2 } else { 1 })
-        }
-    }
+    tablegen::cli::exit("cubesolve", result, |c| {
+        c.downcast_ref::<solvers::tables::TableError>().is_some()
+    })
 }
 
 fn cube_state(n: usize, args: &SolveArgs) -> anyhow::Result<(Vec<u8>, Option<String>)> {

@@ -60,6 +60,17 @@ pub const EDGE_CELLS: [[(Face, usize, usize); 2]; 12] = [
     [(Face::B, 1, 0), (Face::R, 1, 2)],
 ];
 
+/// The eight U- and D-layer edges (the first eight of [`EDGE_CELLS`]).
+pub const EDGE_CELLS_UD: [[(Face, usize, usize); 2]; 8] = {
+    let mut out = [[(Face::U, 0, 0); 2]; 8];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = EDGE_CELLS[i];
+        i += 1;
+    }
+    out
+};
+
 /// Reads the twelve edges of a 3x3x3 with its centres in place: `(ep, eo)`.
 pub fn read_edges(c3: &CubeN, s: &[u8]) -> Result<([u8; 12], [u8; 12]), String> {
     let mut ep = [0u8; 12];

@@ -21,16 +21,7 @@ use tablegen::progress::Progress;
 const N8: usize = 40320;
 
 /// Facelet pairs of the eight U/D-layer edges, Kociemba's UR UF UL UB DR DF DL DB.
-const EDGE_CELLS: [[(Face, usize, usize); 2]; 8] = [
-    [(Face::U, 1, 2), (Face::R, 0, 1)],
-    [(Face::U, 2, 1), (Face::F, 0, 1)],
-    [(Face::U, 1, 0), (Face::L, 0, 1)],
-    [(Face::U, 0, 1), (Face::B, 0, 1)],
-    [(Face::D, 1, 2), (Face::R, 2, 1)],
-    [(Face::D, 0, 1), (Face::F, 2, 1)],
-    [(Face::D, 1, 0), (Face::L, 2, 1)],
-    [(Face::D, 2, 1), (Face::B, 2, 1)],
-];
+use tablegen::validate::EDGE_CELLS_UD as EDGE_CELLS;
 
 /// Where each slot's piece goes under a 3x3x3 move: read off the facelet
 /// permutation by following one sticker of each slot.

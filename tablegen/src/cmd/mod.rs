@@ -11,40 +11,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tablegen::catalog::{self, TableDef};
 
-/// An error caused by the user's input (exit code 2).
-#[derive(Debug)]
-pub struct BadInput(pub String);
-
-impl std::fmt::Display for BadInput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for BadInput {}
-
-/// A bad-input error.
-pub fn bad(msg: impl Into<String>) -> anyhow::Error {
-    BadInput(msg.into()).into()
-}
+pub use tablegen::cli::bad;
 
 /// Maps a result to the process exit code, printing one line on error.
 pub fn exit(result: anyhow::Result<()>) -> ExitCode {
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            if let Some(io) = e.downcast_ref::<std::io::Error>() {
-                if io.kind() == std::io::ErrorKind::BrokenPipe {
-                    return ExitCode::SUCCESS;
-                }
-            }
-            eprintln!("tablegen: {e:#}");
-            let input = e.chain().any(|c| {
-                c.downcast_ref::<BadInput>().is_some()
-                    || c.downcast_ref::<tablefmt::FormatError>().is_some()
-            });
-            ExitCode::from(if input { 2 } else { 1 })
-        }
-    }
+    tablegen::cli::exit("tablegen", result, |_| false)
 }
 
 /// Looks up a catalog id, or fails with the closest ids.
