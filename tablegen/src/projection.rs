@@ -352,18 +352,23 @@ fn colex_masks(size: u32, k: u32) -> Vec<u64> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn colex_order_matches_rank() {
-        let masks = colex_masks(10, 4);
-        assert_eq!(masks.len(), 210);
-        let def = ProjectionDef {
+    /// The 4x4x4 U/D centre staging projection.
+    fn ud_stage_4x4x4() -> ProjectionDef {
+        ProjectionDef {
             n: 4,
             orbit: Orbit::AllCentres,
             blocks: vec![Block {
                 faces: Face::ALL.to_vec(),
                 marked: vec![Face::U, Face::D],
             }],
-        };
+        }
+    }
+
+    #[test]
+    fn colex_order_matches_rank() {
+        let masks = colex_masks(10, 4);
+        assert_eq!(masks.len(), 210);
+        let def = ud_stage_4x4x4();
         let space = build(&def, &CubeN::block_turns(2)).unwrap();
         assert_eq!(space.size(), 735_471);
         for r in (0..space.size()).step_by(997) {
@@ -373,14 +378,7 @@ mod tests {
 
     #[test]
     fn moves_act_like_facelet_moves() {
-        let def = ProjectionDef {
-            n: 4,
-            orbit: Orbit::AllCentres,
-            blocks: vec![Block {
-                faces: Face::ALL.to_vec(),
-                marked: vec![Face::U, Face::D],
-            }],
-        };
+        let def = ud_stage_4x4x4();
         let moves = CubeN::block_turns(2);
         let space = build(&def, &moves).unwrap();
         let cube = CubeN::new(4);
