@@ -1,1 +1,362 @@
-//! 3x3x3 piece-level model and Kociemba coordinates (work in progress).
+//! The 3x3x3 piece model and Kociemba's two-phase coordinates.
+//!
+//! Corners `URF UFL ULB UBR DFR DLF DBL DRB` and edges `UR UF UL UB DR DF DL DB FR
+//! FL BL BR` in Kociemba's order; `cp[slot] = piece`, `co[slot]` = where the
+//! piece's U/D sticker sits (0..3), `eo[slot]` = flip. The 18 face moves are read
+//! off the facelet model (so they agree with it, and through it with cubing.js),
+//! not typed in.
+
+use crate::corners::read_corners;
+use crate::cube::CubeN;
+use crate::notation::{Face, Move};
+use crate::perm::{perm_rank, perm_unrank};
+use crate::validate::{orient_centres, read_edges};
+use std::sync::OnceLock;
+
+/// A 3x3x3 position at piece level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CubieCube {
+    /// Corner piece in each slot.
+    pub cp: [u8; 8],
+    /// Corner twist in each slot.
+    pub co: [u8; 8],
+    /// Edge piece in each slot.
+    pub ep: [u8; 12],
+    /// Edge flip in each slot.
+    pub eo: [u8; 12],
+}
+
+/// Move names in index order: face `U R F D L B` times `X X2 X'`.
+pub const MOVE_NAMES: [&str; 18] = [
+    "U", "U2", "U'", "R", "R2", "R'", "F", "F2", "F'", "D", "D2", "D'", "L", "L2", "L'", "B", "B2",
+    "B'",
+];
+
+/// The move of index `m` (face * 3 + (0 quarter, 1 half, 2 anticlockwise)).
+pub fn move_of(m: usize) -> Move {
+    Move::face(Face::ALL[m / 3], [1, 2, 3][m % 3])
+}
+
+impl CubieCube {
+    /// Solved.
+    pub const SOLVED: CubieCube = CubieCube {
+        cp: [0, 1, 2, 3, 4, 5, 6, 7],
+        co: [0; 8],
+        ep: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+        eo: [0; 12],
+    };
+
+    /// `self` then `other` (both as piece permutations with orientation).
+    pub fn multiply(&self, other: &CubieCube) -> CubieCube {
+        let mut r = CubieCube::SOLVED;
+        for i in 0..8 {
+            let j = other.cp[i] as usize;
+            r.cp[i] = self.cp[j];
+            r.co[i] = (self.co[j] + other.co[i]) % 3;
+        }
+        for i in 0..12 {
+            let j = other.ep[i] as usize;
+            r.ep[i] = self.ep[j];
+            r.eo[i] = self.eo[j] ^ other.eo[i];
+        }
+        r
+    }
+
+    /// The inverse position.
+    pub fn inverse(&self) -> CubieCube {
+        let mut r = CubieCube::SOLVED;
+        for i in 0..8 {
+            let p = self.cp[i] as usize;
+            r.cp[p] = i as u8;
+            r.co[p] = (3 - self.co[i]) % 3;
+        }
+        for i in 0..12 {
+            let p = self.ep[i] as usize;
+            r.ep[p] = i as u8;
+            r.eo[p] = self.eo[i];
+        }
+        r
+    }
+
+    /// Applies move index `m` (0..18).
+    pub fn apply_move(&self, m: usize) -> CubieCube {
+        self.multiply(&moves()[m])
+    }
+
+    /// Reads a 54-facelet state (any whole-cube orientation, centres decide); the
+    /// error names the rule that failed.
+    pub fn from_facelets(state: &[u8]) -> Result<CubieCube, String> {
+        let c3 = CubeN::new(3);
+        crate::validate::validate(&c3, state)?;
+        let (_, turned) = orient_centres(&c3, state)?;
+        Ok(Self::read(&c3, &turned))
+    }
+
+    fn read(c3: &CubeN, s: &[u8]) -> CubieCube {
+        let (cp, co) = read_corners(c3, s, &[0, 1, 2, 3, 4, 5]).expect("validated corners");
+        let (ep, eo) = read_edges(c3, s).expect("validated edges");
+        CubieCube { cp, co, ep, eo }
+    }
+
+    /// Corner twist coordinate, 0..2187 (twists of the first seven corners).
+    pub fn twist(&self) -> u16 {
+        self.co[..7].iter().fold(0, |a, &t| a * 3 + t as u16)
+    }
+
+    /// Edge flip coordinate, 0..2048 (flips of the first eleven edges).
+    pub fn flip(&self) -> u16 {
+        self.eo[..11].iter().fold(0, |a, &f| a * 2 + f as u16)
+    }
+
+    /// UD-slice coordinate, 0..495: which four slots hold the slice edges (FR FL BL
+    /// BR, pieces 8..12), as a combination rank; 0 when they are in the slice.
+    pub fn slice(&self) -> u16 {
+        // Kociemba's ordering: scan slots from the last, counting combinations.
+        let mut r = 0u16;
+        let mut k = 3i32;
+        for slot in (0..12).rev() {
+            if self.ep[slot] >= 8 {
+                k -= 1;
+            } else if k >= 0 {
+                r += binom(slot as u16, k as u16);
+            }
+            if k < 0 {
+                break;
+            }
+        }
+        r
+    }
+
+    /// Corner permutation coordinate, 0..40320.
+    pub fn corner_perm(&self) -> u16 {
+        perm_rank(&self.cp) as u16
+    }
+
+    /// Permutation of the eight U/D edges (phase 2, slice edges in the slice),
+    /// 0..40320.
+    pub fn ud_edge_perm(&self) -> u16 {
+        perm_rank(&self.ep[..8]) as u16
+    }
+
+    /// Permutation of the four slice edges inside the slice (phase 2), 0..24.
+    pub fn slice_perm(&self) -> u8 {
+        let p: Vec<u8> = self.ep[8..].iter().map(|&e| e.wrapping_sub(8)).collect();
+        perm_rank(&p) as u8
+    }
+
+    /// A cube with the given twist (everything else solved).
+    pub fn with_twist(t: u16) -> CubieCube {
+        let mut c = CubieCube::SOLVED;
+        let mut t = t;
+        for i in (0..7).rev() {
+            c.co[i] = (t % 3) as u8;
+            t /= 3;
+        }
+        c.co[7] = (3 - c.co[..7].iter().sum::<u8>() % 3) % 3;
+        c
+    }
+
+    /// A cube with the given flip.
+    pub fn with_flip(f: u16) -> CubieCube {
+        let mut c = CubieCube::SOLVED;
+        for i in 0..11 {
+            c.eo[i] = ((f >> (10 - i)) & 1) as u8;
+        }
+        c.eo[11] = c.eo[..11].iter().sum::<u8>() % 2;
+        c
+    }
+
+    /// A cube with the given UD-slice coordinate (slice edges in order, the other
+    /// edges in order in the remaining slots).
+    pub fn with_slice(s: u16) -> CubieCube {
+        let mut c = CubieCube::SOLVED;
+        let mut is_slice = [false; 12];
+        let mut r = s;
+        let mut k = 3i32;
+        for slot in (0..12).rev() {
+            if k < 0 {
+                break;
+            }
+            let b = binom(slot as u16, k as u16);
+            if r >= b {
+                r -= b;
+            } else {
+                is_slice[slot] = true;
+                k -= 1;
+            }
+        }
+        let (mut next_slice, mut next_other) = (8u8, 0u8);
+        for (e, &in_slice) in c.ep.iter_mut().zip(&is_slice) {
+            if in_slice {
+                *e = next_slice;
+                next_slice += 1;
+            } else {
+                *e = next_other;
+                next_other += 1;
+            }
+        }
+        c
+    }
+
+    /// A cube with the given corner permutation.
+    pub fn with_corner_perm(p: u16) -> CubieCube {
+        let mut c = CubieCube::SOLVED;
+        c.cp.copy_from_slice(&perm_unrank(p as u64, 8));
+        c
+    }
+
+    /// A cube with the given U/D edge permutation (slice edges home).
+    pub fn with_ud_edge_perm(p: u16) -> CubieCube {
+        let mut c = CubieCube::SOLVED;
+        c.ep[..8].copy_from_slice(&perm_unrank(p as u64, 8));
+        c
+    }
+
+    /// A cube with the given slice permutation (U/D edges home).
+    pub fn with_slice_perm(p: u8) -> CubieCube {
+        let mut c = CubieCube::SOLVED;
+        for (i, v) in perm_unrank(p as u64, 4).into_iter().enumerate() {
+            c.ep[8 + i] = v + 8;
+        }
+        c
+    }
+
+    /// Facelets of this position (centres in place).
+    pub fn to_facelets(&self) -> Vec<u8> {
+        let c3 = CubeN::new(3);
+        let mut s = c3.solved();
+        let fac = crate::corners::corner_facelets(&c3);
+        for slot in 0..8 {
+            let faces = crate::corners::CORNER_FACES[self.cp[slot] as usize];
+            for (k, f) in faces.iter().enumerate() {
+                s[fac[slot][(k + self.co[slot] as usize) % 3]] = *f as u8;
+            }
+        }
+        let cells = crate::validate::EDGE_CELLS;
+        for slot in 0..12 {
+            let home = cells[self.ep[slot] as usize];
+            for k in 0..2 {
+                let (f, r, c) = cells[slot][(k + self.eo[slot] as usize) % 2];
+                s[c3.index(f, r, c)] = home[k].0 as u8;
+            }
+        }
+        s
+    }
+}
+
+fn binom(n: u16, k: u16) -> u16 {
+    if k > n {
+        return 0;
+    }
+    let mut r = 1u32;
+    for i in 0..k as u32 {
+        r = r * (n as u32 - i) / (i + 1);
+    }
+    r as u16
+}
+
+/// The 18 face moves as cubie cubes, read off the facelet model once.
+pub fn moves() -> &'static [CubieCube; 18] {
+    static MOVES: OnceLock<[CubieCube; 18]> = OnceLock::new();
+    MOVES.get_or_init(|| {
+        let c3 = CubeN::new(3);
+        std::array::from_fn(|m| {
+            let mut s = c3.solved();
+            c3.apply(&mut s, move_of(m));
+            CubieCube::read(&c3, &s)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn scrambled(seed: u64, len: usize) -> CubieCube {
+        let mut c = CubieCube::SOLVED;
+        let mut x = seed;
+        for _ in 0..len {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            c = c.apply_move((x >> 33) as usize % 18);
+        }
+        c
+    }
+
+    #[test]
+    fn moves_match_the_facelet_model() {
+        let c3 = CubeN::new(3);
+        // Kociemba's R: corners URF<-DFR, UBR<-URF, DRB<-UBR, DFR<-DRB.
+        assert_eq!(moves()[3].cp, [4, 1, 2, 0, 7, 5, 6, 3]);
+        for seed in 0..50 {
+            let c = scrambled(seed, 30);
+            let f = c.to_facelets();
+            assert_eq!(CubieCube::from_facelets(&f).unwrap(), c);
+            for m in 0..18 {
+                let mut g = f.clone();
+                c3.apply(&mut g, move_of(m));
+                assert_eq!(CubieCube::from_facelets(&g).unwrap(), c.apply_move(m));
+            }
+            assert_eq!(c.multiply(&c.inverse()), CubieCube::SOLVED);
+        }
+    }
+
+    #[test]
+    fn coordinates_round_trip() {
+        for t in 0..2187 {
+            assert_eq!(CubieCube::with_twist(t).twist(), t);
+        }
+        for f in 0..2048 {
+            assert_eq!(CubieCube::with_flip(f).flip(), f);
+        }
+        let mut seen = HashSet::new();
+        for s in 0..495 {
+            let c = CubieCube::with_slice(s);
+            assert_eq!(c.slice(), s);
+            seen.insert(c.ep.map(|e| e >= 8));
+        }
+        assert_eq!(seen.len(), 495);
+        assert_eq!(CubieCube::SOLVED.slice(), 0);
+        for p in (0..40320).step_by(7) {
+            assert_eq!(CubieCube::with_corner_perm(p).corner_perm(), p);
+            assert_eq!(CubieCube::with_ud_edge_perm(p).ud_edge_perm(), p);
+        }
+        for p in 0..24 {
+            assert_eq!(CubieCube::with_slice_perm(p).slice_perm(), p);
+        }
+    }
+
+    #[test]
+    fn phase_two_moves_keep_phase_one_solved() {
+        let phase2 = [0, 1, 2, 4, 7, 9, 10, 11, 13, 16];
+        let mut c = CubieCube::SOLVED;
+        for k in 0..200 {
+            c = c.apply_move(phase2[(k * 7 + 3) % 10]);
+            assert_eq!((c.twist(), c.flip(), c.slice()), (0, 0, 0));
+        }
+    }
+
+    /// OEIS A080601 at depths 0..3, on the piece model.
+    #[test]
+    fn htm_counts() {
+        let mut seen = HashSet::from([CubieCube::SOLVED]);
+        let mut frontier = vec![CubieCube::SOLVED];
+        let mut hist = vec![1];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for c in &frontier {
+                for m in 0..18 {
+                    let d = c.apply_move(m);
+                    if seen.insert(d) {
+                        next.push(d);
+                    }
+                }
+            }
+            hist.push(next.len());
+            frontier = next;
+        }
+        assert_eq!(hist, vec![1, 18, 243, 3240]);
+    }
+}
