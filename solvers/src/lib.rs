@@ -4,6 +4,7 @@
 //! distance table is solved by walking downhill (every step to a neighbour one
 //! closer); smaller tables serve as IDA* lower bounds.
 pub mod cube2;
+pub mod cube3;
 pub mod domino;
 pub mod ida;
 pub mod pyraminx;

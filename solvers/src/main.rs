@@ -50,6 +50,12 @@ struct SolveArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// 3x3x3: stop at the first solution of at most this many moves.
+    #[arg(long, default_value_t = 21)]
+    max_length: usize,
+    /// 3x3x3: milliseconds after which the best solution found is returned.
+    #[arg(long, default_value_t = 1000)]
+    time_budget: u64,
 }
 
 #[derive(clap::Args)]
@@ -103,6 +109,25 @@ fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
             let solver = solvers::cube2::Solver2::new(dir, quiet)?;
             (solver.solve(&st).map_err(bad)?, scr, "2x2x2")
         }
+        "3x3x3" => {
+            let (st, scr) = cube_state(3, &args)?;
+            let cube = tablegen::cube3::CubieCube::from_facelets(&st).map_err(bad)?;
+            let (rotation, _) =
+                tablegen::validate::orient_centres(&CubeN::new(3), &st).map_err(bad)?;
+            let solver = solvers::cube3::Solver3::new();
+            let opts = solvers::cube3::Options {
+                max_length: args.max_length,
+                time_budget: std::time::Duration::from_millis(args.time_budget),
+            };
+            let found = solver.solve(&cube, opts);
+            let moves: Vec<_> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
+            let moves = tablegen::cube::unrotate(&moves, &rotation);
+            let sol = solvers::Solution {
+                moves: moves.iter().map(|m| m.to_string()).collect(),
+                phases: vec![("two-phase".into(), moves.len())],
+            };
+            (sol, scr, "3x3x3")
+        }
         "pyraminx" => {
             let Some(text) = &args.scramble else {
                 return Err(bad("pyraminx takes --scramble (no state string format)"));
@@ -136,7 +161,7 @@ fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
         }
         other => {
             return Err(bad(format!(
-                "no solver for puzzle {other:?} (have: 2x2x2, pyraminx, domino)"
+                "no solver for puzzle {other:?} (have: 2x2x2, 3x3x3, pyraminx, domino)"
             )))
         }
     };

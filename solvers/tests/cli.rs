@@ -64,6 +64,15 @@ fn bad_input_exits_2_with_one_line() {
         ],
         vec!["solve", "--puzzle", "2x2x2", "--scramble", "2R"],
         vec!["solve", "--puzzle", "megaminx", "--scramble", "R"],
+        // URF corner twisted in place (U9 R1 F3 = R F U).
+        vec![
+            "solve",
+            "--puzzle",
+            "3x3x3",
+            "--state",
+            "UUUUUUUURFRRRRRRRRFFUFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB",
+        ],
+        vec!["solve", "--puzzle", "3x3x3", "--scramble", "R 3R"],
         vec!["solve", "--puzzle", "pyraminx", "--scramble", "U2"],
         vec!["solve", "--puzzle", "domino", "--scramble", "R"],
     ] {
