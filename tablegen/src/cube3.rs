@@ -268,6 +268,38 @@ pub fn moves() -> &'static [CubieCube; 18] {
     })
 }
 
+/// A uniformly random solvable cube from a seed (random permutations with equal
+/// parity, random orientations with the right sums).
+pub fn random_cube(seed: u64) -> CubieCube {
+    let mut x = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
+    let mut next = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    loop {
+        let mut c = CubieCube::SOLVED;
+        for i in (1..8).rev() {
+            c.cp.swap(i, next(i as u64 + 1) as usize);
+        }
+        for i in (1..12).rev() {
+            c.ep.swap(i, next(i as u64 + 1) as usize);
+        }
+        for i in 0..7 {
+            c.co[i] = next(3) as u8;
+        }
+        c.co[7] = (3 - c.co[..7].iter().sum::<u8>() % 3) % 3;
+        for i in 0..11 {
+            c.eo[i] = next(2) as u8;
+        }
+        c.eo[11] = c.eo[..11].iter().sum::<u8>() % 2;
+        if crate::perm::is_odd(&c.cp) == crate::perm::is_odd(&c.ep) {
+            return c;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
