@@ -10,7 +10,7 @@ use crate::cube::CubeN;
 use crate::notation::{format_alg, Face, Move};
 use crate::progress::Progress;
 use crate::projection::{Block, Orbit, ProjectionDef};
-use crate::{cube2, domino, projection, pyraminx};
+use crate::{cube2, cube3, domino, kociemba, projection, pyraminx};
 use tablefmt::Encoding;
 
 /// How the states of a table are produced and ranked.
@@ -35,6 +35,8 @@ pub enum SpaceDef {
         /// The move set.
         moves: Vec<Move>,
     },
+    /// A pruning space of the 3x3x3 two-phase algorithm.
+    Cube3(kociemba::PhaseSpace),
     /// A facelet projection too big to rank: sparse BFS of the masks to a depth.
     SparseFacelets {
         /// The projection (only its tracked facelets and marked colours are used).
@@ -90,6 +92,11 @@ impl TableDef {
                 };
                 m.iter().map(|m| m.to_string()).collect()
             }
+            SpaceDef::Cube3(p) => p
+                .move_indices()
+                .into_iter()
+                .map(|m| cube3::MOVE_NAMES[m].to_string())
+                .collect(),
             SpaceDef::Facelets { moves, .. } | SpaceDef::SparseFacelets { moves, .. } => {
                 moves.iter().map(|m| m.to_string()).collect()
             }
@@ -113,6 +120,7 @@ impl TableDef {
                 "domino mod-y canon=corner0-in-slot0or4 rank=(layer*5040+perm7)*40320+perm8".into()
             }
             SpaceDef::Facelets { def, .. } => def.describe(),
+            SpaceDef::Cube3(p) => p.describe().into(),
             SpaceDef::SparseFacelets { def, max_depth, .. } => {
                 format!("sparse {} depth<={max_depth}", def.describe())
             }
@@ -195,6 +203,7 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
             };
             dense(&domino::DominoSpace::new(moves), progress)
         }
+        SpaceDef::Cube3(p) => dense(&kociemba::PhaseBfs::new(*p), progress),
         SpaceDef::Facelets { def: p, moves } => {
             let space = projection::build(p, moves)?;
             if !space.is_dense() {
@@ -327,6 +336,56 @@ pub fn catalog() -> Vec<TableDef> {
             expected_states: domino::STATES,
             expected_histogram: Some(DOMINO_QTM),
             source: "8!^2/4 (D. T. Winter 1992); histogram: two methods of ours, docs/domino.md",
+        },
+        TableDef {
+            id: "3x3x3-phase1-twist-slice",
+            puzzle: "3x3x3",
+            summary: "two-phase, phase 1 bound: corner twist x UD-slice edge positions",
+            space: SpaceDef::Cube3(kociemba::PhaseSpace::TwistSlice),
+            encoding: Encoding::Nibble,
+            expected_states: 2187 * 495,
+            expected_histogram: None,
+            source: "3^7 x C(12,4); histogram = hash-set BFS on facelets",
+        },
+        TableDef {
+            id: "3x3x3-phase1-flip-slice",
+            puzzle: "3x3x3",
+            summary: "two-phase, phase 1 bound: edge flip x UD-slice edge positions",
+            space: SpaceDef::Cube3(kociemba::PhaseSpace::FlipSlice),
+            encoding: Encoding::Nibble,
+            expected_states: 2048 * 495,
+            expected_histogram: None,
+            source: "2^11 x C(12,4); histogram = hash-set BFS on facelets",
+        },
+        TableDef {
+            id: "3x3x3-phase1-twist-flip",
+            puzzle: "3x3x3",
+            summary: "two-phase, phase 1 bound: twist x flip, one flip per class under x2 y2 z2",
+            space: SpaceDef::Cube3(kociemba::PhaseSpace::TwistFlipK4),
+            encoding: Encoding::Nibble,
+            expected_states: 560 * 2187,
+            expected_histogram: None,
+            source: "560 flip classes (Burnside) x 3^7; equals the unreduced 3^7 x 2^11 BFS",
+        },
+        TableDef {
+            id: "3x3x3-phase2-cperm-sperm",
+            puzzle: "3x3x3",
+            summary: "two-phase, phase 2 bound: corner permutation x slice edge permutation",
+            space: SpaceDef::Cube3(kociemba::PhaseSpace::CornerPermSlicePerm),
+            encoding: Encoding::Nibble,
+            expected_states: 40320 * 24,
+            expected_histogram: None,
+            source: "8! x 4!; histogram = hash-set BFS on facelets",
+        },
+        TableDef {
+            id: "3x3x3-phase2-eperm-sperm",
+            puzzle: "3x3x3",
+            summary: "two-phase, phase 2 bound: U/D edge permutation x slice edge permutation",
+            space: SpaceDef::Cube3(kociemba::PhaseSpace::EdgePermSlicePerm),
+            encoding: Encoding::Nibble,
+            expected_states: 40320 * 24,
+            expected_histogram: None,
+            source: "8! x 4!; histogram = hash-set BFS on facelets",
         },
         TableDef {
             id: "4x4x4-ud-stage",

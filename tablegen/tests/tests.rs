@@ -6,4 +6,5 @@ mod cli;
 mod common;
 mod cubingjs;
 mod domino;
+mod kociemba_tables;
 mod model;
