@@ -21,8 +21,8 @@ fn report(name: &str, mut times: Vec<f64>, lengths: &[usize]) {
 
 fn main() {
     let count: usize = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
+        .skip(1)
+        .find_map(|s| s.parse().ok())
         .unwrap_or(1000);
     let dir = tablegen::artifact::tables_dir(None);
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
@@ -54,6 +54,36 @@ fn main() {
         lens.push(sol.moves.len());
     }
     report("pyraminx", times, &lens);
+
+    let t = Instant::now();
+    let s3 = solvers::cube3::Solver3::load(&dir, true).expect("3x3x3 tables");
+    println!(
+        "3x3x3 init {:.1} ms, tables {} bytes",
+        t.elapsed().as_secs_f64() * 1e3,
+        s3.table_bytes()
+    );
+    for (name, max_length, budget_ms) in [
+        ("3x3x3 <=21", 21, 60_000),
+        ("3x3x3 <=20", 20, 60_000),
+        ("3x3x3 10ms", 0, 10),
+    ] {
+        let opts = solvers::cube3::Options {
+            max_length,
+            time_budget: std::time::Duration::from_millis(budget_ms),
+        };
+        let (mut times, mut lens) = (Vec::new(), Vec::new());
+        for seed in 0..count as u64 {
+            let c = tablegen::cube3::random_cube(seed);
+            let t = Instant::now();
+            let sol = s3.solve(&c, opts);
+            times.push(t.elapsed().as_secs_f64());
+            lens.push(sol.len());
+        }
+        report(name, times, &lens);
+    }
+    if std::env::args().any(|a| a == "--only-3x3x3") {
+        return;
+    }
 
     let t = Instant::now();
     let sd = solvers::domino::SolverDomino::new(&dir, true).expect("domino table");

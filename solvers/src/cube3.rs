@@ -1,111 +1,56 @@
-//! 3x3x3 solver: Kociemba's two-phase algorithm.
+//! 3x3x3 solver: Kociemba's two-phase algorithm on the catalog's tables.
 //!
-//! Phase 1 brings the cube into <U, D, R2, L2, F2, B2> (twist, flip and UD-slice
-//! coordinates all 0) with all 18 moves; phase 2 solves it with those 10 moves.
-//! Lower bounds are the max of two pruning tables per phase, each a BFS over a pair
-//! of coordinates (twist x slice, flip x slice; corner perm x slice perm, U/D edge
-//! perm x slice perm), about 4 MB of bytes in all, built at start-up (under a
-//! second). The search keeps shortening the total until it reaches the wanted
-//! length or the time budget runs out.
+//! Phase 1 brings the cube into `<U, D, R2, L2, F2, B2>` (twist, flip and
+//! UD-slice all 0) with the 18 face moves; phase 2 solves it with the 10 moves of
+//! that group. Lower bounds: phase 1 takes the max of three tables (twist x slice,
+//! flip x slice, and twist x flip reduced by the symmetries `x2 y2 z2`), phase 2
+//! the max of two (corner perm x slice perm, U/D edge perm x slice perm). The
+//! tables are the catalog's `3x3x3-phase*` entries, memory-mapped (about 2.6 MB).
+//!
+//! As in the best implementations, phase 1 is searched on six views of the cube
+//! at once (the three axes as U-D, each of the cube and of its inverse), depth by
+//! depth, so that more short phase-1 solutions are tried; each is completed by
+//! phase 2, and the total keeps shrinking until it reaches `max_length` or the
+//! time budget runs out.
 
-use rayon::prelude::*;
+use crate::tables::{nibble, Nibbles, TableError};
+use std::path::Path;
 use std::time::{Duration, Instant};
-use tablegen::bfs::{dense_bfs, Space};
-use tablegen::cube3::{CubieCube, MOVE_NAMES};
-use tablegen::progress::Progress;
+use tablegen::cube::CubeN;
+use tablegen::cube3::{move_of, CubieCube, MOVE_NAMES};
+use tablegen::kociemba::{k4, move_tables, MoveTables, K4, N_SLICE, N_SPERM, P2_MOVES};
+use tablegen::notation::{Face, Move, MoveKind};
 
-/// Phase-2 moves as indices into the 18: U U2 U' R2 F2 D D2 D' L2 B2.
-const P2: [usize; 10] = [0, 1, 2, 4, 7, 9, 10, 11, 13, 16];
-
-/// A move table: `table[x * n + m]`.
-struct MoveTable {
-    n: usize,
-    next: Vec<u16>,
-}
-
-impl MoveTable {
-    fn build(
-        size: usize,
-        moves: &[usize],
-        set: impl Fn(usize) -> CubieCube + Sync,
-        get: impl Fn(&CubieCube) -> u16 + Sync,
-    ) -> MoveTable {
-        let n = moves.len();
-        let next = (0..size)
-            .into_par_iter()
-            .flat_map_iter(|x| {
-                let c = set(x);
-                moves
-                    .iter()
-                    .map(move |&m| c.apply_move(m))
-                    .map(|d| get(&d))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        MoveTable { n, next }
-    }
-    #[inline]
-    fn get(&self, x: usize, m: usize) -> usize {
-        self.next[x * self.n + m] as usize
-    }
-}
-
-/// A pair of coordinates as a BFS space (for its pruning table).
-struct Pair<'a> {
-    a: &'a MoveTable,
-    b: &'a MoveTable,
-    b_size: usize,
-    size: usize,
-}
-
-impl Space for Pair<'_> {
-    fn size(&self) -> u64 {
-        self.size as u64
-    }
-    fn goals(&self) -> Vec<u64> {
-        vec![0]
-    }
-    fn for_each_neighbour(&self, r: u64, mut f: impl FnMut(u64) -> bool) {
-        let (x, y) = (r as usize / self.b_size, r as usize % self.b_size);
-        for m in 0..self.a.n {
-            if !f((self.a.get(x, m) * self.b_size + self.b.get(y, m)) as u64) {
-                return;
-            }
-        }
-    }
-}
-
-fn prune(a: &MoveTable, a_size: usize, b: &MoveTable, b_size: usize) -> Vec<u8> {
-    let space = Pair {
-        a,
-        b,
-        b_size,
-        size: a_size * b_size,
-    };
-    dense_bfs(&space, &Progress::hidden()).depth
-}
+/// The catalog tables the solver reads.
+pub const TABLE_IDS: [&str; 5] = [
+    "3x3x3-phase1-twist-slice",
+    "3x3x3-phase1-flip-slice",
+    "3x3x3-phase1-twist-flip",
+    "3x3x3-phase2-cperm-sperm",
+    "3x3x3-phase2-eperm-sperm",
+];
 
 /// The two-phase solver with its tables.
 pub struct Solver3 {
-    twist: MoveTable,
-    flip: MoveTable,
-    slice: MoveTable,
-    cperm: MoveTable,
-    udperm: MoveTable,
-    sperm: MoveTable,
-    twist_slice: Vec<u8>,
-    flip_slice: Vec<u8>,
-    cperm_sperm: Vec<u8>,
-    udperm_sperm: Vec<u8>,
+    mt: &'static MoveTables,
+    k4: &'static K4,
+    tables: [Nibbles; 5],
+    /// `axis_moves[a][m]`: move `m` found on view `a` as a move of the cube.
+    axis_moves: [[usize; 18]; 3],
+    /// Whole-cube rotations that bring the R-L (F-B) axis to U-D.
+    axis_rotation: [Vec<Move>; 3],
+    /// Those rotations as cubies, and their inverses.
+    axis_cubie: [(CubieCube, CubieCube); 3],
 }
 
 /// Options of one solve.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// Stop as soon as a solution this short is found.
+    /// Stop at the first solution this short (0: keep shortening until the budget
+    /// runs out or the solution is optimal).
     pub max_length: usize,
-    /// Return the best found after this long (at least one solution is always
-    /// searched for to the end).
+    /// Return the best found after this long (the search always goes on until it
+    /// has one solution).
     pub time_budget: Duration,
 }
 
@@ -113,226 +58,331 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             max_length: 21,
-            time_budget: Duration::from_millis(100),
+            time_budget: Duration::from_millis(1000),
         }
     }
+}
+
+/// Phase-1 coordinates of one view.
+#[derive(Clone, Copy)]
+struct View {
+    cube: CubieCube,
+    axis: usize,
+    inverse: bool,
+    twist: usize,
+    flip: usize,
+    slice: usize,
 }
 
 struct Search<'a> {
-    s: &'a Solver3,
-    start: CubieCube,
-    path: Vec<usize>,
-    best: Option<Vec<usize>>,
+    mt: &'a MoveTables,
+    k4: &'a K4,
+    ts: &'a [u8],
+    fs: &'a [u8],
+    tf: &'a [u8],
+    cs: &'a [u8],
+    es: &'a [u8],
+    view: View,
+    path: [u8; 32],
+    depth1: usize,
+    best: Option<(Vec<u8>, usize, View)>,
     target: usize,
+    max_length: usize,
     deadline: Instant,
     nodes: u64,
-}
-
-impl Default for Solver3 {
-    fn default() -> Self {
-        Self::new()
-    }
+    stop: bool,
 }
 
 impl Solver3 {
-    /// The solver with its tables from `dir` (built there when missing).
-    pub fn load(
-        _dir: &std::path::Path,
-        _quiet: bool,
-    ) -> Result<Solver3, crate::tables::TableError> {
-        Ok(Self::new())
-    }
-
-    /// Bytes of pruning tables the solver uses.
-    pub fn table_bytes(&self) -> u64 {
-        (self.twist_slice.len()
-            + self.flip_slice.len()
-            + self.cperm_sperm.len()
-            + self.udperm_sperm.len()) as u64
-    }
-
-    /// Builds the move and pruning tables.
-    pub fn new() -> Solver3 {
-        let all: Vec<usize> = (0..18).collect();
-        let twist = MoveTable::build(
-            2187,
-            &all,
-            |x| CubieCube::with_twist(x as u16),
-            |c| c.twist(),
-        );
-        let flip = MoveTable::build(2048, &all, |x| CubieCube::with_flip(x as u16), |c| c.flip());
-        let slice = MoveTable::build(
-            495,
-            &all,
-            |x| CubieCube::with_slice(x as u16),
-            |c| c.slice(),
-        );
-        let cperm = MoveTable::build(
-            40320,
-            &P2,
-            |x| CubieCube::with_corner_perm(x as u16),
-            |c| c.corner_perm(),
-        );
-        let udperm = MoveTable::build(
-            40320,
-            &P2,
-            |x| CubieCube::with_ud_edge_perm(x as u16),
-            |c| c.ud_edge_perm(),
-        );
-        let sperm = MoveTable::build(
-            24,
-            &P2,
-            |x| CubieCube::with_slice_perm(x as u8),
-            |c| c.slice_perm() as u16,
-        );
-        let twist_slice = prune(&twist, 2187, &slice, 495);
-        let flip_slice = prune(&flip, 2048, &slice, 495);
-        let cperm_sperm = prune(&cperm, 40320, &sperm, 24);
-        let udperm_sperm = prune(&udperm, 40320, &sperm, 24);
-        Solver3 {
-            twist,
-            flip,
-            slice,
-            cperm,
-            udperm,
-            sperm,
-            twist_slice,
-            flip_slice,
-            cperm_sperm,
-            udperm_sperm,
+    /// The solver with its tables from `dir` (built and saved there when missing).
+    pub fn load(dir: &Path, quiet: bool) -> Result<Solver3, TableError> {
+        let mut tables = Vec::new();
+        for id in TABLE_IDS {
+            tables.push(Nibbles::load(id, dir, quiet)?);
         }
+        let tables: [Nibbles; 5] = tables
+            .try_into()
+            .map_err(|_| TableError::Build("3x3x3".into(), "table count".into()))?;
+        let rot = |f: Face, t: u8| Move {
+            face: f,
+            kind: MoveKind::Rotation,
+            turns: t,
+        };
+        // z brings L to U, x brings F to U.
+        let axis_rotation = [vec![], vec![rot(Face::F, 1)], vec![rot(Face::R, 1)]];
+        let axis_moves = std::array::from_fn(|a| {
+            std::array::from_fn(|m| {
+                let mv = tablegen::cube::unrotate(&[move_of(m)], &axis_rotation[a])[0];
+                (0..18).find(|&k| move_of(k) == mv).unwrap_or(m)
+            })
+        });
+        let axis_cubie = std::array::from_fn(|a| {
+            let r = tablegen::kociemba::rotation_cubie(&axis_rotation[a]);
+            (r, r.inverse())
+        });
+        Ok(Solver3 {
+            mt: move_tables(),
+            k4: k4(),
+            tables,
+            axis_moves,
+            axis_rotation,
+            axis_cubie,
+        })
+    }
+
+    /// Bytes of pruning tables the solver reads.
+    pub fn table_bytes(&self) -> u64 {
+        self.tables.iter().map(|t| t.bytes().len() as u64).sum()
+    }
+
+    /// The cube seen with axis `a` as U-D: a cube whose solutions, read through
+    /// `axis_moves[a]`, solve `c`. (`R^-1 C R` for the rotation's cubie `R`; the
+    /// tests check it against [`Solver3::view_cube_by_facelets`].)
+    fn view_cube(&self, c: &CubieCube, a: usize) -> CubieCube {
+        let (r, r_inv) = &self.axis_cubie[a];
+        r_inv.multiply(c).multiply(r)
+    }
+
+    /// [`Solver3::view_cube`] the slow, obvious way: turn the facelets, rename
+    /// the colours after the centres.
+    pub fn view_cube_by_facelets(&self, c: &CubieCube, a: usize) -> CubieCube {
+        if a == 0 {
+            return *c;
+        }
+        let c3 = CubeN::new(3);
+        let mut s = c.to_facelets();
+        c3.apply_alg(&mut s, &self.axis_rotation[a]);
+        // Rename the colours after the faces their centres now sit on.
+        let mut rename = [0u8; 6];
+        for f in Face::ALL {
+            rename[s[c3.index(f, 1, 1)] as usize] = f as u8;
+        }
+        for x in s.iter_mut() {
+            *x = rename[*x as usize];
+        }
+        CubieCube::from_facelets(&s).unwrap_or(*c)
     }
 
     /// Solves a position; returns move indices (0..18, see [`MOVE_NAMES`]).
     pub fn solve(&self, cube: &CubieCube, opts: Options) -> Vec<usize> {
-        let mut search = Search {
-            s: self,
-            start: *cube,
-            path: Vec::with_capacity(32),
+        self.solve_counted(cube, opts).0
+    }
+
+    /// Solves a position; also returns the phase-1 length and the nodes visited.
+    pub fn solve_counted(&self, cube: &CubieCube, opts: Options) -> (Vec<usize>, usize, u64) {
+        let inv = cube.inverse();
+        let mut views = Vec::with_capacity(6);
+        for a in 0..3 {
+            for (c, inverse) in [(cube, false), (&inv, true)] {
+                let v = self.view_cube(c, a);
+                views.push(View {
+                    cube: v,
+                    axis: a,
+                    inverse,
+                    twist: v.twist() as usize,
+                    flip: v.flip() as usize,
+                    slice: v.slice() as usize,
+                });
+            }
+        }
+        let [ts, fs, tf, cs, es] = &self.tables;
+        let mut s = Search {
+            mt: self.mt,
+            k4: self.k4,
+            ts: ts.bytes(),
+            fs: fs.bytes(),
+            tf: tf.bytes(),
+            cs: cs.bytes(),
+            es: es.bytes(),
+            view: views[0],
+            path: [0; 32],
+            depth1: 0,
             best: None,
-            target: 40,
+            target: 31,
+            max_length: opts.max_length,
             deadline: Instant::now() + opts.time_budget,
             nodes: 0,
+            stop: false,
         };
-        let (t, f, sl) = (
-            cube.twist() as usize,
-            cube.flip() as usize,
-            cube.slice() as usize,
-        );
-        let mut depth1 = self.h1(t, f, sl);
-        loop {
-            search.phase1(t, f, sl, depth1);
-            let done = search
-                .best
-                .as_ref()
-                .is_some_and(|b| b.len() <= opts.max_length)
-                || (search.best.is_some() && Instant::now() > search.deadline);
-            if done || depth1 >= search.target {
-                break;
+        'depths: for depth1 in 0..31 {
+            for v in &views {
+                if depth1 >= s.target {
+                    break 'depths;
+                }
+                if s.h1(v.twist, v.flip, v.slice) > depth1 {
+                    continue;
+                }
+                s.view = *v;
+                s.depth1 = depth1;
+                s.phase1(v.twist, v.flip, v.slice, 0, depth1, 18);
+                if s.stop {
+                    break 'depths;
+                }
             }
-            depth1 += 1;
         }
-        search.best.unwrap_or_default()
-    }
-
-    fn h1(&self, t: usize, f: usize, s: usize) -> usize {
-        (self.twist_slice[t * 495 + s].max(self.flip_slice[f * 495 + s])) as usize
-    }
-
-    fn h2(&self, c: usize, u: usize, s: usize) -> usize {
-        (self.cperm_sperm[c * 24 + s].max(self.udperm_sperm[u * 24 + s])) as usize
+        let nodes = s.nodes;
+        let Some((path, len1, view)) = s.best else {
+            return (Vec::new(), 0, nodes);
+        };
+        let mut moves: Vec<usize> = path
+            .iter()
+            .map(|&m| self.axis_moves[view.axis][m as usize])
+            .collect();
+        if view.inverse {
+            moves.reverse();
+            for m in moves.iter_mut() {
+                *m = *m / 3 * 3 + (2 - *m % 3);
+            }
+        }
+        (moves, len1, nodes)
     }
 }
 
-/// Moves on the same face, or an opposite face in the wrong order, are skipped.
-fn redundant(prev: Option<usize>, m: usize) -> bool {
-    match prev {
-        None => false,
-        Some(p) => {
-            let (pf, f) = (p / 3, m / 3);
-            pf == f || (pf % 3 == f % 3 && pf > f)
-        }
+/// May move `m` follow `prev`? Not on the same face, and of two opposite faces
+/// only in one order.
+#[inline(always)]
+fn allowed(prev: usize, m: usize) -> bool {
+    if prev >= 18 {
+        return true;
     }
+    let (pf, f) = (prev / 3, m / 3);
+    pf != f && !(pf % 3 == f % 3 && pf > f)
 }
 
 impl Search<'_> {
-    fn phase1(&mut self, t: usize, f: usize, s: usize, left: usize) -> bool {
-        self.nodes += 1;
-        let s1 = self.s;
-        if self.nodes & 0xFFF == 0 && self.best.is_some() && Instant::now() > self.deadline {
-            return true;
-        }
-        if left == 0 {
-            // A phase-1 solution ending in a phase-2 move is a shorter one already
-            // tried with that move in phase 2.
-            let ends_in_p2 = self.path.last().is_some_and(|m| P2.contains(m));
-            return t == 0 && f == 0 && s == 0 && !ends_in_p2 && self.start_phase2();
-        }
-        for m in 0..18 {
-            if redundant(self.path.last().copied(), m) {
-                continue;
-            }
-            let (t2, f2, s2) = (s1.twist.get(t, m), s1.flip.get(f, m), s1.slice.get(s, m));
-            if s1.h1(t2, f2, s2) >= left {
-                continue;
-            }
-            self.path.push(m);
-            let stop = self.phase1(t2, f2, s2, left - 1);
-            self.path.pop();
-            if stop {
-                return true;
-            }
-        }
-        false
+    #[inline(always)]
+    fn h1(&self, t: usize, f: usize, s: usize) -> usize {
+        let a = nibble(self.ts, t * N_SLICE + s);
+        let b = nibble(self.fs, f * N_SLICE + s);
+        let c = nibble(self.tf, self.k4.twist_flip_index(t, f));
+        a.max(b).max(c)
     }
 
-    /// Runs phase 2 after the current phase-1 path; true to stop the whole search.
-    fn start_phase2(&mut self) -> bool {
-        let len1 = self.path.len();
-        if len1 >= self.target {
-            return true;
+    #[inline(always)]
+    fn h2(&self, c: usize, e: usize, s: usize) -> usize {
+        nibble(self.cs, c * N_SPERM + s).max(nibble(self.es, e * N_SPERM + s))
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if self.best.is_some() && Instant::now() > self.deadline {
+            self.stop = true;
         }
-        let mut c = self.start;
-        for &m in &self.path {
-            c = c.apply_move(m);
+        self.stop
+    }
+
+    /// Phase-1 search at `depth` moves done, `left` to go.
+    fn phase1(&mut self, t: usize, f: usize, s: usize, depth: usize, left: usize, prev: usize) {
+        self.nodes += 1;
+        if self.nodes & 0x3FF == 0 && self.out_of_time() {
+            return;
         }
-        let (cp, up, sp) = (
+        if left == 0 {
+            // A phase-1 solution ending in a phase-2 move was already tried one move
+            // shorter, with that move in phase 2.
+            if t == 0 && f == 0 && s == 0 && (depth == 0 || !P2_MOVES.contains(&prev)) {
+                self.start_phase2(depth);
+            }
+            return;
+        }
+        let mt = self.mt;
+        for m in 0..18 {
+            if !allowed(prev, m) {
+                continue;
+            }
+            let (t2, f2, s2) = (
+                mt.twist[t * 18 + m] as usize,
+                mt.flip[f * 18 + m] as usize,
+                mt.slice[s * 18 + m] as usize,
+            );
+            // Cheapest bound first.
+            if nibble(self.ts, t2 * N_SLICE + s2) >= left
+                || nibble(self.fs, f2 * N_SLICE + s2) >= left
+                || nibble(self.tf, self.k4.twist_flip_index(t2, f2)) >= left
+            {
+                continue;
+            }
+            self.path[depth] = m as u8;
+            self.phase1(t2, f2, s2, depth + 1, left - 1, m);
+            if self.stop {
+                return;
+            }
+        }
+    }
+
+    fn start_phase2(&mut self, len1: usize) {
+        if len1 + 1 > self.target {
+            return;
+        }
+        let mut c = self.view.cube;
+        for &m in &self.path[..len1] {
+            c = c.apply_move(m as usize);
+        }
+        let (cp, ep, sp) = (
             c.corner_perm() as usize,
             c.ud_edge_perm() as usize,
             c.slice_perm() as usize,
         );
-        let max2 = self.target - 1 - len1;
-        let h = self.s.h2(cp, up, sp);
+        let h = self.h2(cp, ep, sp);
+        // Only solutions shorter than the best so far are of use; until phase 1
+        // is long, phase 2 is kept short (other phase-1 solutions are cheaper
+        // than a deep phase-2 search).
+        let cap2 = if len1 >= 12 { 18 } else { 12 };
+        let max2 = (self.target - 1 - len1).min(cap2);
+        if h > max2 {
+            return;
+        }
+        let prev = if len1 == 0 {
+            18
+        } else {
+            self.path[len1 - 1] as usize
+        };
         for depth2 in h..=max2 {
-            if self.phase2(cp, up, sp, depth2) {
-                let total = self.path.clone();
-                self.target = total.len();
-                self.best = Some(total);
-                self.path.truncate(len1);
-                return Instant::now() > self.deadline;
+            if self.phase2(cp, ep, sp, len1, depth2, prev) && !self.stop {
+                let total = len1 + depth2;
+                self.target = total;
+                self.best = Some((self.path[..total].to_vec(), len1, self.view));
+                if total <= self.max_length {
+                    self.stop = true;
+                }
+                break;
             }
         }
-        self.best.is_some() && Instant::now() > self.deadline
+        self.out_of_time();
     }
 
-    fn phase2(&mut self, c: usize, u: usize, s: usize, left: usize) -> bool {
+    fn phase2(
+        &mut self,
+        c: usize,
+        e: usize,
+        s: usize,
+        depth: usize,
+        left: usize,
+        prev: usize,
+    ) -> bool {
         if left == 0 {
-            return c == 0 && u == 0 && s == 0;
+            return c == 0 && e == 0 && s == 0;
         }
-        let s1 = self.s;
-        for (i, &m) in P2.iter().enumerate() {
-            if redundant(self.path.last().copied(), m) {
+        self.nodes += 1;
+        if self.nodes & 0x3FF == 0 && self.out_of_time() {
+            return false;
+        }
+        let mt = self.mt;
+        for (i, &m) in P2_MOVES.iter().enumerate() {
+            if !allowed(prev, m) {
                 continue;
             }
-            let (c2, u2, sp2) = (s1.cperm.get(c, i), s1.udperm.get(u, i), s1.sperm.get(s, i));
-            if s1.h2(c2, u2, sp2) >= left {
+            let (c2, e2, s2) = (
+                mt.cperm[c * 10 + i] as usize,
+                mt.udperm[e * 10 + i] as usize,
+                mt.sperm[s * 10 + i] as usize,
+            );
+            if self.h2(c2, e2, s2) >= left {
                 continue;
             }
-            self.path.push(m);
-            if self.phase2(c2, u2, sp2, left - 1) {
+            self.path[depth] = m as u8;
+            if self.phase2(c2, e2, s2, depth + 1, left - 1, m) {
                 return true;
             }
-            self.path.pop();
         }
         false
     }
@@ -346,35 +396,98 @@ pub fn names(moves: &[usize]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tablegen::cube3::random_cube;
+
+    fn solver() -> Solver3 {
+        Solver3::load(&tablegen::artifact::tables_dir(None), true).unwrap()
+    }
+
+    fn check(solver: &Solver3, c: &CubieCube, opts: Options) -> usize {
+        let sol = solver.solve(c, opts);
+        let mut d = *c;
+        for &m in &sol {
+            d = d.apply_move(m);
+        }
+        assert_eq!(d, CubieCube::SOLVED, "{:?}", names(&sol));
+        for w in sol.windows(2) {
+            assert!(w[0] / 3 != w[1] / 3, "same face twice: {:?}", names(&sol));
+        }
+        sol.len()
+    }
 
     #[test]
-    fn random_states_are_solved_within_21() {
-        let solver = Solver3::new();
-        let mut total = 0;
+    fn views_by_cubies_and_by_facelets_agree() {
+        let s = solver();
+        for a in 0..3 {
+            for seed in 0..100 {
+                let c = random_cube(seed);
+                assert_eq!(s.view_cube(&c, a), s.view_cube_by_facelets(&c, a));
+            }
+        }
+    }
+
+    #[test]
+    fn thousands_of_random_states_within_21() {
+        let solver = solver();
         let opts = Options {
             max_length: 21,
-            time_budget: Duration::from_secs(5),
+            time_budget: Duration::from_secs(30),
         };
-        let t0 = Instant::now();
-        for seed in 0..100 {
-            let c = tablegen::cube3::random_cube(seed);
-            let sol = solver.solve(&c, opts);
-            let mut d = c;
-            for &m in &sol {
-                d = d.apply_move(m);
-            }
-            assert_eq!(d, CubieCube::SOLVED, "seed {seed}: {:?}", names(&sol));
-            assert!(sol.len() <= 21, "seed {seed}: {} moves", sol.len());
-            total += sol.len();
+        let n = 2000;
+        let mut total = 0;
+        for seed in 0..n {
+            let len = check(&solver, &random_cube(seed), opts);
+            assert!(len <= 21, "seed {seed}: {len} moves");
+            total += len;
         }
-        eprintln!(
-            "100 solves in {:?}, avg {}",
-            t0.elapsed(),
-            total as f64 / 100.0
-        );
-        assert!(total / 100 <= 21);
+        eprintln!("{n} random states, average {:.2}", total as f64 / n as f64);
+    }
+
+    #[test]
+    fn short_positions_and_solved() {
+        let solver = solver();
         assert!(solver
             .solve(&CubieCube::SOLVED, Options::default())
             .is_empty());
+        // Every position up to 3 moves deep, solved optimally when asked for <= 3.
+        let opts = Options {
+            max_length: 3,
+            time_budget: Duration::from_secs(10),
+        };
+        for a in 0..18 {
+            for b in 0..18 {
+                let c = CubieCube::SOLVED.apply_move(a).apply_move(b);
+                assert!(check(&solver, &c, opts) <= 2);
+                let d = c.apply_move((a * 7 + b) % 18);
+                assert!(check(&solver, &d, opts) <= 3);
+            }
+        }
+    }
+
+    #[test]
+    fn superflip_and_budget() {
+        let solver = solver();
+        // Superflip: every edge flipped in place, 20 moves at best.
+        let mut c = CubieCube::SOLVED;
+        c.eo = [1; 12];
+        let len = check(
+            &solver,
+            &c,
+            Options {
+                max_length: 20,
+                time_budget: Duration::from_secs(60),
+            },
+        );
+        assert_eq!(len, 20);
+        // A zero budget still returns a (possibly long) solution.
+        let len = check(
+            &solver,
+            &random_cube(7),
+            Options {
+                max_length: 0,
+                time_budget: Duration::ZERO,
+            },
+        );
+        assert!(len <= 30);
     }
 }

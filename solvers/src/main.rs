@@ -114,7 +114,7 @@ fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
             let cube = tablegen::cube3::CubieCube::from_facelets(&st).map_err(bad)?;
             let (rotation, _) =
                 tablegen::validate::orient_centres(&CubeN::new(3), &st).map_err(bad)?;
-            let solver = solvers::cube3::Solver3::new();
+            let solver = solvers::cube3::Solver3::load(dir, quiet)?;
             let opts = solvers::cube3::Options {
                 max_length: args.max_length,
                 time_budget: std::time::Duration::from_millis(args.time_budget),

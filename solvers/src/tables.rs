@@ -78,3 +78,48 @@ pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable,
         Built::Sparse(_) => Err(TableError::Build(id.into(), "not a dense table".into())),
     }
 }
+
+/// A distance table stored as nibbles (4 bits per rank, the even rank in the low
+/// half of each byte), read without going through the container on every lookup.
+pub struct Nibbles {
+    mapped: Option<tablefmt::Table>,
+    owned: Vec<u8>,
+}
+
+impl Nibbles {
+    /// Opens (or builds) table `id`, which must be stored as nibbles.
+    pub fn load(id: &str, dir: &Path, quiet: bool) -> Result<Nibbles, TableError> {
+        match load_or_build(id, dir, quiet)? {
+            DistanceTable::Mapped(t) => {
+                if t.encoding() != tablefmt::Encoding::Nibble {
+                    return Err(TableError::Build(
+                        id.into(),
+                        format!("stored as {}, expected nibble", t.encoding()),
+                    ));
+                }
+                Ok(Nibbles {
+                    mapped: Some(t),
+                    owned: Vec::new(),
+                })
+            }
+            DistanceTable::Owned(v) => Ok(Nibbles {
+                mapped: None,
+                owned: tablefmt::pack_dense(&v, tablefmt::Encoding::Nibble)?,
+            }),
+        }
+    }
+
+    /// The packed bytes.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.mapped {
+            Some(t) => t.payload(),
+            None => &self.owned,
+        }
+    }
+}
+
+/// The nibble of rank `i` in packed bytes.
+#[inline(always)]
+pub fn nibble(bytes: &[u8], i: usize) -> usize {
+    ((bytes[i >> 1] >> ((i & 1) << 2)) & 15) as usize
+}
