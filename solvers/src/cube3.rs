@@ -165,11 +165,17 @@ impl Solver3 {
 
     /// Solves a position; returns move indices (0..18, see [`MOVE_NAMES`]).
     pub fn solve(&self, cube: &CubieCube, opts: Options) -> Vec<usize> {
-        self.solve_counted(cube, opts).0
+        self.solve_phased(cube, opts).0
     }
 
-    /// Solves a position; also returns the phase-1 length and the nodes visited.
-    pub fn solve_counted(&self, cube: &CubieCube, opts: Options) -> (Vec<usize>, usize, u64) {
+    /// Solves a position; also returns the phases in the order their moves
+    /// appear in the solution (`phase2` comes first when the inverse was
+    /// solved) and the nodes visited.
+    pub fn solve_phased(
+        &self,
+        cube: &CubieCube,
+        opts: Options,
+    ) -> (Vec<usize>, Vec<(&'static str, usize)>, u64) {
         let inv = cube.inverse();
         let mut views = Vec::with_capacity(6);
         for a in 0..3 {
@@ -222,19 +228,21 @@ impl Solver3 {
         }
         let nodes = s.nodes;
         let Some((path, len1, view)) = s.best else {
-            return (Vec::new(), 0, nodes);
+            return (Vec::new(), vec![("phase1", 0), ("phase2", 0)], nodes);
         };
         let mut moves: Vec<usize> = path
             .iter()
             .map(|&m| self.axis_moves[view.axis][m as usize])
             .collect();
+        let mut phases = vec![("phase1", len1), ("phase2", moves.len() - len1)];
         if view.inverse {
             moves.reverse();
             for m in moves.iter_mut() {
                 *m = *m / 3 * 3 + (2 - *m % 3);
             }
+            phases.reverse();
         }
-        (moves, len1, nodes)
+        (moves, phases, nodes)
     }
 }
 
@@ -376,7 +384,9 @@ impl Search<'_> {
                 mt.udperm[e * 10 + i] as usize,
                 mt.sperm[s * 10 + i] as usize,
             );
-            if self.h2(c2, e2, s2) >= left {
+            if nibble(self.es, e2 * N_SPERM + s2) >= left
+                || nibble(self.cs, c2 * N_SPERM + s2) >= left
+            {
                 continue;
             }
             self.path[depth] = m as u8;

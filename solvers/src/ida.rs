@@ -140,6 +140,24 @@ pub fn search<M: Model>(
     (Stop::Exhausted, s.stats)
 }
 
+/// Chains two stages: every solution of the first stage (shortest first, as
+/// IDA* finds them) is handed to `second`, which returns the finished whole or
+/// `None` to ask the first stage for its next candidate. Stops at the first
+/// whole solution, or when the first stage is out of candidates or budget.
+pub fn chain<M: Model, T>(
+    first_model: &M,
+    start: &M::State,
+    budget: Budget,
+    mut second: impl FnMut(&[usize]) -> Option<T>,
+) -> Option<T> {
+    let mut out = None;
+    search(first_model, start, budget, |p| {
+        out = second(p);
+        out.is_none()
+    });
+    out
+}
+
 /// The first (shortest) solution, if one exists within the budget.
 pub fn first<M: Model>(model: &M, start: &M::State, budget: Budget) -> Option<Vec<usize>> {
     let mut best = None;
@@ -192,6 +210,28 @@ mod tests {
         );
         // Orders of {+3, +3, +1}: 3 solutions of length 3.
         assert_eq!(all.len(), 3);
+    }
+
+    #[test]
+    fn a_later_stage_asks_for_more_candidates() {
+        // Stage 1 reaches 0 from -7 in three moves; stage 2 only accepts a stage-1
+        // path that ends with +1, so the first two candidates are refused.
+        let mut tried = Vec::new();
+        let got = chain(
+            &Line,
+            &-7,
+            Budget {
+                max_depth: 3,
+                ..Default::default()
+            },
+            |p| {
+                tried.push(p.to_vec());
+                (p.last() == Some(&0)).then(|| p.len())
+            },
+        );
+        assert_eq!(got, Some(3));
+        assert_eq!(tried.len(), 3);
+        assert_eq!(tried[2], vec![1, 1, 0]);
     }
 
     #[test]

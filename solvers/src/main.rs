@@ -119,12 +119,12 @@ fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
                 max_length: args.max_length,
                 time_budget: std::time::Duration::from_millis(args.time_budget),
             };
-            let found = solver.solve(&cube, opts);
+            let (found, phases, _) = solver.solve_phased(&cube, opts);
             let moves: Vec<_> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
             let moves = tablegen::cube::unrotate(&moves, &rotation);
             let sol = solvers::Solution {
                 moves: moves.iter().map(|m| m.to_string()).collect(),
-                phases: vec![("two-phase".into(), moves.len())],
+                phases: phases.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
             };
             (sol, scr, "3x3x3")
         }
