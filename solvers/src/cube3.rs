@@ -143,7 +143,7 @@ impl Solver3 {
         r_inv.multiply(c).multiply(r)
     }
 
-    /// [`Solver3::view_cube`] the slow, obvious way: turn the facelets, rename
+    /// The view of `view_cube` the slow, obvious way: turn the facelets, rename
     /// the colours after the centres.
     pub fn view_cube_by_facelets(&self, c: &CubieCube, a: usize) -> CubieCube {
         if a == 0 {

@@ -226,7 +226,7 @@ mod tests {
             },
             |p| {
                 tried.push(p.to_vec());
-                (p.last() == Some(&0)).then(|| p.len())
+                (p.last() == Some(&0)).then_some(p.len())
             },
         );
         assert_eq!(got, Some(3));

@@ -5,6 +5,7 @@
 //! closer); smaller tables serve as IDA* lower bounds.
 pub mod cube2;
 pub mod cube3;
+pub mod cube4;
 pub mod domino;
 pub mod ida;
 pub mod pyraminx;

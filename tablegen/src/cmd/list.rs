@@ -33,7 +33,7 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "{:<22} {:<9} {:>12} {:>6} {:<6} {:>12} {:<6}",
+        "{:<26} {:<9} {:>12} {:>6} {:<6} {:>12} {:<6}",
         "id", "puzzle", "states", "moves", "kind", "size", "built"
     );
     for (t, r) in catalog().iter().zip(&rows) {
@@ -50,7 +50,7 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
             None => "-".into(),
         };
         println!(
-            "{:<22} {:<9} {:>12} {:>6} {:<6} {:>12} {:<6}",
+            "{:<26} {:<9} {:>12} {:>6} {:<6} {:>12} {:<6}",
             t.id,
             t.puzzle,
             states,
