@@ -3,9 +3,10 @@
 //! Phase 1 brings the cube into `<U, D, R2, L2, F2, B2>` (twist, flip and
 //! UD-slice all 0) with the 18 face moves; phase 2 solves it with the 10 moves of
 //! that group. Lower bounds: phase 1 takes the max of three tables (twist x slice,
-//! flip x slice, and twist x flip reduced by the symmetries `x2 y2 z2`), phase 2
+//! flip x slice, twist x flip), phase 2
 //! the max of two (corner perm x slice perm, U/D edge perm x slice perm). The
-//! tables are the catalog's `3x3x3-phase*` entries, memory-mapped (about 2.6 MB).
+//! tables are the catalog's `3x3x3-phase*` entries, each reduced by the symmetries
+//! `{I, x2, y2, z2}`, memory-mapped.
 //!
 //! As in the best implementations, phase 1 is searched on six views of the cube
 //! at once (the three axes as U-D, each of the cube and of its inverse), depth by
@@ -18,7 +19,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 use tablegen::cube3::{move_of, CubieCube, MOVE_NAMES};
-use tablegen::kociemba::{k4, move_tables, MoveTables, K4, N_SLICE, N_SPERM, P2_MOVES};
+use tablegen::kociemba::{k4, move_tables, MoveTables, K4, P2_MOVES};
 use tablegen::notation::{Face, Move, MoveKind};
 
 /// The catalog tables the solver reads.
@@ -260,15 +261,16 @@ fn allowed(prev: usize, m: usize) -> bool {
 impl Search<'_> {
     #[inline(always)]
     fn h1(&self, t: usize, f: usize, s: usize) -> usize {
-        let a = nibble(self.ts, t * N_SLICE + s);
-        let b = nibble(self.fs, f * N_SLICE + s);
+        let a = nibble(self.ts, self.k4.twist_slice_index(t, s));
+        let b = nibble(self.fs, self.k4.flip_slice_index(f, s));
         let c = nibble(self.tf, self.k4.twist_flip_index(t, f));
         a.max(b).max(c)
     }
 
     #[inline(always)]
     fn h2(&self, c: usize, e: usize, s: usize) -> usize {
-        nibble(self.cs, c * N_SPERM + s).max(nibble(self.es, e * N_SPERM + s))
+        nibble(self.cs, self.k4.cperm_sperm_index(c, s))
+            .max(nibble(self.es, self.k4.eperm_sperm_index(e, s)))
     }
 
     fn out_of_time(&mut self) -> bool {
@@ -303,8 +305,8 @@ impl Search<'_> {
                 mt.slice[s * 18 + m] as usize,
             );
             // Cheapest bound first.
-            if nibble(self.ts, t2 * N_SLICE + s2) >= left
-                || nibble(self.fs, f2 * N_SLICE + s2) >= left
+            if nibble(self.ts, self.k4.twist_slice_index(t2, s2)) >= left
+                || nibble(self.fs, self.k4.flip_slice_index(f2, s2)) >= left
                 || nibble(self.tf, self.k4.twist_flip_index(t2, f2)) >= left
             {
                 continue;
@@ -384,8 +386,8 @@ impl Search<'_> {
                 mt.udperm[e * 10 + i] as usize,
                 mt.sperm[s * 10 + i] as usize,
             );
-            if nibble(self.es, e2 * N_SPERM + s2) >= left
-                || nibble(self.cs, c2 * N_SPERM + s2) >= left
+            if nibble(self.es, self.k4.eperm_sperm_index(e2, s2)) >= left
+                || nibble(self.cs, self.k4.cperm_sperm_index(c2, s2)) >= left
             {
                 continue;
             }

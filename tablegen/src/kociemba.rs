@@ -16,7 +16,7 @@
 
 use crate::bfs::Space;
 use crate::cube::CubeN;
-use crate::cube3::{moves, CubieCube};
+use crate::cube3::CubieCube;
 use crate::notation::{Face, Move, MoveKind};
 use rayon::prelude::*;
 use std::sync::OnceLock;
@@ -114,20 +114,81 @@ pub fn move_tables() -> &'static MoveTables {
     })
 }
 
-/// The symmetry group `{I, x2, y2, z2}` acting on flips and twists.
+/// A coordinate reduced by the symmetry group: its values fall into classes
+/// `{S x S}`, each named by its smallest value.
+pub struct SymCoord {
+    /// Class of each value.
+    pub class_of: Vec<u16>,
+    /// For each value `x`, a symmetry `s` with `S x S` = its class representative.
+    pub sym_of: Vec<u8>,
+    /// Representative of each class.
+    pub rep: Vec<u16>,
+    /// Per class, the symmetries (bit `s`) that fix its representative.
+    pub stabilizer: Vec<u8>,
+}
+
+impl SymCoord {
+    /// Classes of `0..n` under `conj(x, s)` = the value of `S x S`.
+    fn new(n: usize, conj: impl Fn(usize, usize) -> usize) -> SymCoord {
+        let mut class_of = vec![u16::MAX; n];
+        let mut sym_of = vec![0u8; n];
+        let mut rep = Vec::new();
+        for x in 0..n {
+            if class_of[x] != u16::MAX {
+                continue;
+            }
+            // x is the smallest value of its orbit: every member g = S x S maps
+            // back to x by the same S (the symmetries are involutions).
+            let class = rep.len() as u16;
+            rep.push(x as u16);
+            for s in 0..4 {
+                let g = conj(x, s);
+                if class_of[g] == u16::MAX {
+                    class_of[g] = class;
+                    sym_of[g] = s as u8;
+                }
+            }
+        }
+        let stabilizer = rep
+            .iter()
+            .map(|&x| {
+                (0..4)
+                    .filter(|&s| conj(x as usize, s) == x as usize)
+                    .fold(0u8, |a, s| a | 1 << s)
+            })
+            .collect();
+        SymCoord {
+            class_of,
+            sym_of,
+            rep,
+            stabilizer,
+        }
+    }
+
+    /// Number of classes.
+    pub fn classes(&self) -> usize {
+        self.rep.len()
+    }
+}
+
+/// The symmetry group `{I, x2, y2, z2}` acting on the two-phase coordinates.
 pub struct K4 {
     /// The four symmetries as cubie cubes (each its own inverse).
     pub syms: [CubieCube; 4],
-    /// Class of each flip.
-    pub flip_class: Vec<u16>,
-    /// For each flip `f`, a symmetry `s` with `S f S` = the class representative.
-    pub flip_sym: Vec<u8>,
-    /// Representative flip of each class (the smallest in its orbit).
-    pub flip_rep: Vec<u16>,
+    /// Flips in classes.
+    pub flip: SymCoord,
+    /// Twists in classes.
+    pub twist: SymCoord,
+    /// Corner permutations in classes.
+    pub cperm: SymCoord,
+    /// U/D edge permutations (slice edges in the slice) in classes.
+    pub udperm: SymCoord,
     /// `twist_conj[t * 4 + s]` = twist of `S t S`.
     pub twist_conj: Vec<u16>,
-    /// Per class, the symmetries (bit `s`) that fix its representative.
-    pub stabilizer: Vec<u8>,
+    /// `slice_conj[x * 4 + s]` = UD-slice coordinate of `S x S`.
+    pub slice_conj: Vec<u16>,
+    /// `sperm_conj[p * 4 + s]` = slice permutation of `S p S`.
+    pub sperm_conj: Vec<u16>,
 }
 
 /// A whole-cube rotation as a cubie cube (the pieces it brings to each slot).
@@ -161,91 +222,135 @@ pub fn k4() -> &'static K4 {
             rotation_cubie(&[rot(Face::U)]),
             rotation_cubie(&[rot(Face::F)]),
         ];
-        let conj_flip = |f: usize, s: usize| conj(&CubieCube::with_flip(f as u16), &syms[s]).flip();
-        let mut flip_class = vec![u16::MAX; N_FLIP];
-        let mut flip_sym = vec![0u8; N_FLIP];
-        let mut flip_rep = Vec::new();
-        for f in 0..N_FLIP {
-            if flip_class[f] != u16::MAX {
-                continue;
-            }
-            // f is the smallest flip of its orbit: every member g = S f S maps
-            // back to f by the same S.
-            let class = flip_rep.len() as u16;
-            flip_rep.push(f as u16);
-            for s in 0..4 {
-                let g = conj_flip(f, s) as usize;
-                if flip_class[g] == u16::MAX {
-                    flip_class[g] = class;
-                    flip_sym[g] = s as u8;
-                }
-            }
-        }
-        let twist_conj = (0..N_TWIST)
-            .flat_map(|t| {
-                let c = CubieCube::with_twist(t as u16);
-                syms.iter()
-                    .map(move |s| conj(&c, s).twist())
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        let stabilizer = flip_rep
-            .iter()
-            .map(|&f| {
-                (0..4)
-                    .filter(|&s| conj_flip(f as usize, s) == f)
-                    .fold(0u8, |a, s| a | 1 << s)
-            })
-            .collect();
+        let conj_of = |set: fn(usize) -> CubieCube, get: fn(&CubieCube) -> u16| {
+            move |x: usize, s: usize| get(&conj(&set(x), &syms[s])) as usize
+        };
+        let table = |n: usize, f: &dyn Fn(usize, usize) -> usize| -> Vec<u16> {
+            (0..n)
+                .flat_map(|x| (0..4).map(move |s| f(x, s) as u16))
+                .collect()
+        };
+        let twist = conj_of(|x| CubieCube::with_twist(x as u16), |c| c.twist());
+        let flip = conj_of(|x| CubieCube::with_flip(x as u16), |c| c.flip());
+        let slice = conj_of(|x| CubieCube::with_slice(x as u16), |c| c.slice());
+        let cperm = conj_of(
+            |x| CubieCube::with_corner_perm(x as u16),
+            |c| c.corner_perm(),
+        );
+        let udperm = conj_of(
+            |x| CubieCube::with_ud_edge_perm(x as u16),
+            |c| c.ud_edge_perm(),
+        );
+        let sperm = conj_of(
+            |x| CubieCube::with_slice_perm(x as u8),
+            |c| c.slice_perm() as u16,
+        );
         K4 {
             syms,
-            flip_class,
-            flip_sym,
-            flip_rep,
-            twist_conj,
-            stabilizer,
+            flip: SymCoord::new(N_FLIP, flip),
+            twist: SymCoord::new(N_TWIST, twist),
+            cperm: SymCoord::new(N_PERM8, cperm),
+            udperm: SymCoord::new(N_PERM8, udperm),
+            twist_conj: table(N_TWIST, &twist),
+            slice_conj: table(N_SLICE, &slice),
+            sperm_conj: table(N_SPERM, &sperm),
         }
     })
 }
 
 impl K4 {
-    /// Number of flip classes.
-    pub fn classes(&self) -> usize {
-        self.flip_rep.len()
-    }
-
     /// Index of `(twist, flip)` in the reduced twist x flip table.
     #[inline]
     pub fn twist_flip_index(&self, twist: usize, flip: usize) -> usize {
-        let s = self.flip_sym[flip] as usize;
-        self.flip_class[flip] as usize * N_TWIST + self.twist_conj[twist * 4 + s] as usize
+        let s = self.flip.sym_of[flip] as usize;
+        self.flip.class_of[flip] as usize * N_TWIST + self.twist_conj[twist * 4 + s] as usize
+    }
+
+    /// Index of `(twist, slice)` in the reduced twist x slice table.
+    #[inline]
+    pub fn twist_slice_index(&self, twist: usize, slice: usize) -> usize {
+        let s = self.twist.sym_of[twist] as usize;
+        self.twist.class_of[twist] as usize * N_SLICE + self.slice_conj[slice * 4 + s] as usize
+    }
+
+    /// Index of `(flip, slice)` in the reduced flip x slice table.
+    #[inline]
+    pub fn flip_slice_index(&self, flip: usize, slice: usize) -> usize {
+        let s = self.flip.sym_of[flip] as usize;
+        self.flip.class_of[flip] as usize * N_SLICE + self.slice_conj[slice * 4 + s] as usize
+    }
+
+    /// Index of `(corner perm, slice perm)` in the reduced phase-2 table.
+    #[inline]
+    pub fn cperm_sperm_index(&self, cperm: usize, sperm: usize) -> usize {
+        let s = self.cperm.sym_of[cperm] as usize;
+        self.cperm.class_of[cperm] as usize * N_SPERM + self.sperm_conj[sperm * 4 + s] as usize
+    }
+
+    /// Index of `(U/D edge perm, slice perm)` in the reduced phase-2 table.
+    #[inline]
+    pub fn eperm_sperm_index(&self, eperm: usize, sperm: usize) -> usize {
+        let s = self.udperm.sym_of[eperm] as usize;
+        self.udperm.class_of[eperm] as usize * N_SPERM + self.sperm_conj[sperm * 4 + s] as usize
     }
 }
 
-/// The pruning spaces of the two phases.
+/// The pruning spaces of the two phases, each a pair `(a, b)` of coordinates
+/// stored as `class(a) * |b| + (b seen through the symmetry that takes a to its
+/// class representative)`: one entry per pair whose `a` is a representative.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PhaseSpace {
-    /// Phase 1: `twist * 495 + slice`, 18 moves.
+    /// Phase 1: twist class x UD-slice, 18 moves.
     TwistSlice,
-    /// Phase 1: `flip * 495 + slice`, 18 moves.
+    /// Phase 1: flip class x UD-slice, 18 moves.
     FlipSlice,
-    /// Phase 1: `flip class * 2187 + twist` (reduced by [`K4`]), 18 moves.
+    /// Phase 1: flip class x twist, 18 moves.
     TwistFlipK4,
-    /// Phase 2: `corner perm * 24 + slice perm`, 10 moves.
+    /// Phase 2: corner perm class x slice perm, 10 moves.
     CornerPermSlicePerm,
-    /// Phase 2: `U/D edge perm * 24 + slice perm`, 10 moves.
+    /// Phase 2: U/D edge perm class x slice perm, 10 moves.
     EdgePermSlicePerm,
 }
 
+/// A reduced pair space: the reduced coordinate with its move table, and the
+/// other coordinate with its move and conjugation tables.
+struct Reduced<'a> {
+    a: &'a SymCoord,
+    a_moves: &'a [u16],
+    b_moves: &'a [u16],
+    b_conj: &'a [u16],
+    b_size: usize,
+    moves: usize,
+}
+
 impl PhaseSpace {
+    fn reduced(self) -> Reduced<'static> {
+        let (mt, k) = (move_tables(), k4());
+        let (a, a_moves, b_moves, b_conj, b_size) = match self {
+            PhaseSpace::TwistSlice => (&k.twist, &mt.twist, &mt.slice, &k.slice_conj, N_SLICE),
+            PhaseSpace::FlipSlice => (&k.flip, &mt.flip, &mt.slice, &k.slice_conj, N_SLICE),
+            PhaseSpace::TwistFlipK4 => (&k.flip, &mt.flip, &mt.twist, &k.twist_conj, N_TWIST),
+            PhaseSpace::CornerPermSlicePerm => {
+                (&k.cperm, &mt.cperm, &mt.sperm, &k.sperm_conj, N_SPERM)
+            }
+            PhaseSpace::EdgePermSlicePerm => {
+                (&k.udperm, &mt.udperm, &mt.sperm, &k.sperm_conj, N_SPERM)
+            }
+        };
+        Reduced {
+            a,
+            a_moves,
+            b_moves,
+            b_conj,
+            b_size,
+            moves: if self.phase2() { 10 } else { 18 },
+        }
+    }
+
     /// Number of ranks.
     pub fn size(self) -> u64 {
-        (match self {
-            PhaseSpace::TwistSlice => N_TWIST * N_SLICE,
-            PhaseSpace::FlipSlice => N_FLIP * N_SLICE,
-            PhaseSpace::TwistFlipK4 => k4().classes() * N_TWIST,
-            PhaseSpace::CornerPermSlicePerm | PhaseSpace::EdgePermSlicePerm => N_PERM8 * N_SPERM,
-        }) as u64
+        let r = self.reduced();
+        (r.a.classes() * r.b_size) as u64
     }
 
     /// Whether the space uses the phase-2 moves.
@@ -268,93 +373,59 @@ impl PhaseSpace {
     /// The ranking, for the table definition.
     pub fn describe(self) -> &'static str {
         match self {
-            PhaseSpace::TwistSlice => "cube3 twist7(base3)*495+udslice(kociemba)",
-            PhaseSpace::FlipSlice => "cube3 flip11(base2)*495+udslice(kociemba)",
+            PhaseSpace::TwistSlice => {
+                "cube3 twistclass{I,x2,y2,z2}(min rep, ascending)*495+udslice(S s S)"
+            }
+            PhaseSpace::FlipSlice => {
+                "cube3 flipclass{I,x2,y2,z2}(min rep, ascending)*495+udslice(S s S)"
+            }
             PhaseSpace::TwistFlipK4 => {
                 "cube3 flipclass{I,x2,y2,z2}(min rep, ascending)*2187+twist(S t S)"
             }
-            PhaseSpace::CornerPermSlicePerm => "cube3 cperm(lehmer)*24+sliceperm(lehmer)",
-            PhaseSpace::EdgePermSlicePerm => "cube3 udedgeperm(lehmer)*24+sliceperm(lehmer)",
+            PhaseSpace::CornerPermSlicePerm => {
+                "cube3 cpermclass{I,x2,y2,z2}(min rep, ascending)*24+sliceperm(S p S)"
+            }
+            PhaseSpace::EdgePermSlicePerm => {
+                "cube3 udedgepermclass{I,x2,y2,z2}(min rep, ascending)*24+sliceperm(S p S)"
+            }
         }
     }
 }
 
 /// A [`PhaseSpace`] with its tables, as a BFS space.
 pub struct PhaseBfs {
-    space: PhaseSpace,
-    mt: &'static MoveTables,
-    k4: &'static K4,
+    r: Reduced<'static>,
 }
 
 impl PhaseBfs {
     /// The BFS space of a phase table.
     pub fn new(space: PhaseSpace) -> PhaseBfs {
-        PhaseBfs {
-            space,
-            mt: move_tables(),
-            k4: k4(),
-        }
+        PhaseBfs { r: space.reduced() }
     }
 }
 
 impl Space for PhaseBfs {
     fn size(&self) -> u64 {
-        self.space.size()
+        (self.r.a.classes() * self.r.b_size) as u64
     }
     fn goals(&self) -> Vec<u64> {
         vec![0]
     }
     fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
-        let r = rank as usize;
-        let mt = self.mt;
-        match self.space {
-            PhaseSpace::TwistSlice | PhaseSpace::FlipSlice => {
-                let (x, s) = (r / N_SLICE, r % N_SLICE);
-                let xt = if self.space == PhaseSpace::TwistSlice {
-                    &mt.twist
-                } else {
-                    &mt.flip
-                };
-                for m in 0..18 {
-                    let next = xt[x * 18 + m] as usize * N_SLICE + mt.slice[s * 18 + m] as usize;
-                    if !f(next as u64) {
-                        return;
-                    }
-                }
-            }
-            PhaseSpace::TwistFlipK4 => {
-                let (c, t) = (r / N_TWIST, r % N_TWIST);
-                let flip = self.k4.flip_rep[c] as usize;
-                let k = self.k4;
-                for m in 0..18 {
-                    let (t2, f2) = (
-                        mt.twist[t * 18 + m] as usize,
-                        mt.flip[flip * 18 + m] as usize,
-                    );
-                    // A representative fixed by a symmetry has twin entries (the
-                    // same cube seen through that symmetry): reach them together,
-                    // or a push layer would leave the twins for a later depth.
-                    let c2 = k.flip_class[f2] as usize;
-                    let t2 = k.twist_conj[t2 * 4 + k.flip_sym[f2] as usize] as usize;
-                    for s in 0..4 {
-                        if k.stabilizer[c2] >> s & 1 == 1 {
-                            let next = c2 * N_TWIST + k.twist_conj[t2 * 4 + s] as usize;
-                            if !f(next as u64) {
-                                return;
-                            }
-                        }
-                    }
-                }
-            }
-            PhaseSpace::CornerPermSlicePerm | PhaseSpace::EdgePermSlicePerm => {
-                let (x, s) = (r / N_SPERM, r % N_SPERM);
-                let xt = if self.space == PhaseSpace::CornerPermSlicePerm {
-                    &mt.cperm
-                } else {
-                    &mt.udperm
-                };
-                for m in 0..10 {
-                    let next = xt[x * 10 + m] as usize * N_SPERM + mt.sperm[s * 10 + m] as usize;
+        let r = &self.r;
+        let (n, nb) = (r.moves, r.b_size);
+        let (c, b) = (rank as usize / nb, rank as usize % nb);
+        let x = r.a.rep[c] as usize;
+        for m in 0..n {
+            let (x2, b2) = (r.a_moves[x * n + m] as usize, r.b_moves[b * n + m] as usize);
+            let c2 = r.a.class_of[x2] as usize;
+            let b2 = r.b_conj[b2 * 4 + r.a.sym_of[x2] as usize] as usize;
+            // A representative fixed by a symmetry has twin entries (the same
+            // cube seen through that symmetry): reach them together, or a push
+            // layer would leave the twins for a later depth.
+            for s in 0..4 {
+                if r.a.stabilizer[c2] >> s & 1 == 1 {
+                    let next = c2 * nb + r.b_conj[b2 * 4 + s] as usize;
                     if !f(next as u64) {
                         return;
                     }
@@ -364,15 +435,10 @@ impl Space for PhaseBfs {
     }
 }
 
-/// The 18 face-move cubies (re-exported for the solvers).
-pub fn face_moves() -> &'static [CubieCube; 18] {
-    moves()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cube3::random_cube;
+    use crate::cube3::{moves, random_cube};
 
     #[test]
     fn symmetries_have_no_twist_or_flip_and_are_involutions() {
@@ -402,20 +468,76 @@ mod tests {
                 assert_eq!(d.twist(), k.twist_conj[c.twist() as usize * 4 + s]);
             }
             let f = c.flip() as usize;
-            let d = conj(&c, &k.syms[k.flip_sym[f] as usize]);
-            assert_eq!(d.flip(), k.flip_rep[k.flip_class[f] as usize]);
+            let d = conj(&c, &k.syms[k.flip.sym_of[f] as usize]);
+            assert_eq!(
+                d.flip() as usize,
+                k.flip.rep[k.flip.class_of[f] as usize] as usize
+            );
+            for (s, sym) in k.syms.iter().enumerate() {
+                let d = conj(&c, sym);
+                assert_eq!(d.slice(), k.slice_conj[c.slice() as usize * 4 + s]);
+            }
         }
-        // Burnside: classes = mean number of flips each symmetry fixes.
-        let fixed: usize = k
-            .syms
-            .iter()
-            .map(|s| {
-                (0..N_FLIP)
-                    .filter(|&f| conj(&CubieCube::with_flip(f as u16), s).flip() as usize == f)
-                    .count()
+        // Phase-2 cubes: U/D edge and slice permutations conjugate on their own.
+        for seed in 0..300 {
+            let mut c = CubieCube::SOLVED;
+            for i in 0..30 {
+                c = c.apply_move(P2_MOVES[(seed * 7 + i * 3) % 10]);
+            }
+            for (s, sym) in k.syms.iter().enumerate() {
+                let d = conj(&c, sym);
+                let conj_ud = conj(&CubieCube::with_ud_edge_perm(c.ud_edge_perm()), sym);
+                assert_eq!(d.ud_edge_perm(), conj_ud.ud_edge_perm());
+                assert_eq!(
+                    d.slice_perm() as u16,
+                    k.sperm_conj[c.slice_perm() as usize * 4 + s]
+                );
+                let conj_cp = conj(&CubieCube::with_corner_perm(c.corner_perm()), sym);
+                assert_eq!(d.corner_perm(), conj_cp.corner_perm());
+            }
+        }
+        // Burnside: classes = mean number of values each symmetry fixes.
+        let burnside =
+            |n: usize, set: &dyn Fn(usize) -> CubieCube, get: &dyn Fn(&CubieCube) -> usize| {
+                let fixed: usize = k
+                    .syms
+                    .iter()
+                    .map(|s| (0..n).filter(|&x| get(&conj(&set(x), s)) == x).count())
+                    .sum();
+                fixed / 4
+            };
+        assert_eq!(
+            k.flip.classes(),
+            burnside(N_FLIP, &|x| CubieCube::with_flip(x as u16), &|c| c.flip()
+                as usize)
+        );
+        assert_eq!(
+            k.twist.classes(),
+            burnside(
+                N_TWIST,
+                &|x| CubieCube::with_twist(x as u16),
+                &|c| c.twist() as usize
+            )
+        );
+        assert_eq!(
+            k.cperm.classes(),
+            burnside(N_PERM8, &|x| CubieCube::with_corner_perm(x as u16), &|c| {
+                c.corner_perm() as usize
             })
-            .sum();
-        assert_eq!(k.classes(), fixed / 4);
+        );
+        assert_eq!(
+            k.udperm.classes(),
+            burnside(N_PERM8, &|x| CubieCube::with_ud_edge_perm(x as u16), &|c| {
+                c.ud_edge_perm() as usize
+            })
+        );
+        eprintln!(
+            "classes: flip {} twist {} cperm {} udperm {}",
+            k.flip.classes(),
+            k.twist.classes(),
+            k.cperm.classes(),
+            k.udperm.classes()
+        );
     }
 
     #[test]

@@ -9,7 +9,9 @@ use tablegen::catalog::{self, Built};
 use tablegen::corners::corner_facelets;
 use tablegen::cube::CubeN;
 use tablegen::cube3::{move_of, CubieCube};
-use tablegen::kociemba::{k4, move_tables, N_FLIP, N_TWIST, P2_MOVES};
+use tablegen::kociemba::{
+    k4, move_tables, SymCoord, K4, N_FLIP, N_PERM8, N_SLICE, N_SPERM, N_TWIST, P2_MOVES,
+};
 use tablegen::progress::Progress;
 use tablegen::validate::EDGE_CELLS;
 
@@ -31,32 +33,117 @@ fn labelled(corner: impl Fn(usize, usize) -> u8, edge: impl Fn(usize, usize) -> 
     v
 }
 
-fn check(id: &str, start: Vec<u8>, phase2: bool) {
+/// All pairs `(a, b)` of two coordinates, ranked `a * b_size + b`, moved by the
+/// move tables: the unreduced space behind a reduced table.
+struct Pair {
+    a: &'static [u16],
+    b: &'static [u16],
+    a_size: usize,
+    b_size: usize,
+    moves: usize,
+}
+
+impl Space for Pair {
+    fn size(&self) -> u64 {
+        (self.a_size * self.b_size) as u64
+    }
+    fn goals(&self) -> Vec<u64> {
+        vec![0]
+    }
+    fn for_each_neighbour(&self, r: u64, mut f: impl FnMut(u64) -> bool) {
+        let (x, y) = (r as usize / self.b_size, r as usize % self.b_size);
+        for m in 0..self.moves {
+            let n = self.a[x * self.moves + m] as usize * self.b_size
+                + self.b[y * self.moves + m] as usize;
+            if !f(n as u64) {
+                return;
+            }
+        }
+    }
+}
+
+/// The reduced table `id` against the unreduced BFS of its pair (every entry),
+/// and the unreduced histogram against a hash-set BFS from `start` (facelets),
+/// when given.
+fn check(id: &str, start: Option<Vec<u8>>) {
     let def = catalog::find(id).unwrap();
     let out = catalog::build(&def, &Progress::hidden()).unwrap();
     assert_eq!(out.states(), def.expected_states, "{id}");
-    let c3 = CubeN::new(3);
-    let moves: Vec<usize> = if phase2 {
-        P2_MOVES.to_vec()
-    } else {
-        (0..18).collect()
-    };
-    let perms: Vec<_> = moves.iter().map(|&m| c3.perm(move_of(m))).collect();
-    assert_eq!(out.histogram, hashset_bfs(&perms, start, 64), "{id}");
-    let Built::Dense(values) = &out.data else {
+    let Built::Dense(reduced) = &out.data else {
         panic!()
     };
-    let mut counted = vec![0u64; out.histogram.len()];
-    for &v in values {
-        counted[v as usize] += 1;
+    let (mt, k) = (move_tables(), k4());
+    type Index = fn(&K4, usize, usize) -> usize;
+    let (pair, sym, index): (Pair, &SymCoord, Index) = match id {
+        "3x3x3-phase1-twist-slice" => (
+            pair(&mt.twist, &mt.slice, N_TWIST, N_SLICE, 18),
+            &k.twist,
+            K4::twist_slice_index,
+        ),
+        "3x3x3-phase1-flip-slice" => (
+            pair(&mt.flip, &mt.slice, N_FLIP, N_SLICE, 18),
+            &k.flip,
+            K4::flip_slice_index,
+        ),
+        "3x3x3-phase1-twist-flip" => (
+            pair(&mt.flip, &mt.twist, N_FLIP, N_TWIST, 18),
+            &k.flip,
+            |k: &K4, f, t| k.twist_flip_index(t, f),
+        ),
+        "3x3x3-phase2-cperm-sperm" => (
+            pair(&mt.cperm, &mt.sperm, N_PERM8, N_SPERM, 10),
+            &k.cperm,
+            K4::cperm_sperm_index,
+        ),
+        "3x3x3-phase2-eperm-sperm" => (
+            pair(&mt.udperm, &mt.sperm, N_PERM8, N_SPERM, 10),
+            &k.udperm,
+            K4::eperm_sperm_index,
+        ),
+        _ => panic!("{id}"),
+    };
+    let full = dense_bfs(&pair, &Progress::hidden());
+    assert_eq!(full.histogram.iter().sum::<u64>(), pair.size(), "{id}");
+    if let Some(start) = start {
+        let c3 = CubeN::new(3);
+        let moves: Vec<usize> = if pair.moves == 10 {
+            P2_MOVES.to_vec()
+        } else {
+            (0..18).collect()
+        };
+        let perms: Vec<_> = moves.iter().map(|&m| c3.perm(move_of(m))).collect();
+        assert_eq!(full.histogram, hashset_bfs(&perms, start, 64), "{id}");
     }
-    assert_eq!(counted, out.histogram);
+    let mut hist = vec![0u64; out.histogram.len()];
+    for a in 0..pair.a_size {
+        let is_rep = sym.rep[sym.class_of[a] as usize] as usize == a;
+        for b in 0..pair.b_size {
+            let d = full.depth[a * pair.b_size + b];
+            assert_eq!(reduced[index(k, a, b)], d, "{id}: ({a}, {b})");
+            if is_rep {
+                hist[d as usize] += 1;
+            }
+        }
+    }
+    // The reduced table holds exactly the pairs whose first coordinate is a
+    // class representative.
+    assert_eq!(hist, out.histogram, "{id}");
+}
+
+fn pair(a: &'static [u16], b: &'static [u16], a_size: usize, b_size: usize, moves: usize) -> Pair {
+    Pair {
+        a,
+        b,
+        a_size,
+        b_size,
+        moves,
+    }
 }
 
 #[test]
 fn twist_slice() {
     let start = labelled(|_, k| 1 + (k == 0) as u8, |slot, _| 3 + (slot >= 8) as u8);
-    check("3x3x3-phase1-twist-slice", start, false);
+    check("3x3x3-phase1-twist-slice", Some(start));
 }
 
 #[test]
@@ -65,7 +152,7 @@ fn flip_slice() {
         |_, _| 0,
         |slot, k| 3 + 2 * (slot >= 8) as u8 + (k == 0) as u8,
     );
-    check("3x3x3-phase1-flip-slice", start, false);
+    check("3x3x3-phase1-flip-slice", Some(start));
 }
 
 #[test]
@@ -81,63 +168,18 @@ fn corner_perm_slice_perm() {
             }
         },
     );
-    check("3x3x3-phase2-cperm-sperm", start, true);
+    check("3x3x3-phase2-cperm-sperm", Some(start));
 }
 
 #[test]
 fn edge_perm_slice_perm() {
     let start = labelled(|_, _| 0, |slot, k| if k == 0 { 20 + slot as u8 } else { 0 });
-    check("3x3x3-phase2-eperm-sperm", start, true);
-}
-
-/// All 3^7 x 2^11 (twist, flip) pairs, ranked `twist * 2048 + flip`.
-struct TwistFlip;
-
-impl Space for TwistFlip {
-    fn size(&self) -> u64 {
-        (N_TWIST * N_FLIP) as u64
-    }
-    fn goals(&self) -> Vec<u64> {
-        vec![0]
-    }
-    fn for_each_neighbour(&self, r: u64, mut f: impl FnMut(u64) -> bool) {
-        let mt = move_tables();
-        let (t, fl) = (r as usize / N_FLIP, r as usize % N_FLIP);
-        for m in 0..18 {
-            let n = mt.twist[t * 18 + m] as usize * N_FLIP + mt.flip[fl * 18 + m] as usize;
-            if !f(n as u64) {
-                return;
-            }
-        }
-    }
+    check("3x3x3-phase2-eperm-sperm", Some(start));
 }
 
 #[test]
 fn twist_flip_reduced_equals_unreduced() {
-    let def = catalog::find("3x3x3-phase1-twist-flip").unwrap();
-    let out = catalog::build(&def, &Progress::hidden()).unwrap();
-    assert_eq!(out.states(), def.expected_states);
-    let Built::Dense(reduced) = &out.data else {
-        panic!()
-    };
-    let full = dense_bfs(&TwistFlip, &Progress::hidden());
-    assert_eq!(
-        full.histogram.iter().sum::<u64>(),
-        (N_TWIST * N_FLIP) as u64
-    );
-    let k = k4();
-    let mut hist = vec![0u64; out.histogram.len()];
-    for t in 0..N_TWIST {
-        for f in 0..N_FLIP {
-            let d = full.depth[t * N_FLIP + f];
-            assert_eq!(reduced[k.twist_flip_index(t, f)], d, "twist {t} flip {f}");
-            if k.flip_rep[k.flip_class[f] as usize] as usize == f {
-                hist[d as usize] += 1;
-            }
-        }
-    }
-    // The reduced table holds exactly the pairs whose flip is a representative.
-    assert_eq!(hist, out.histogram);
+    check("3x3x3-phase1-twist-flip", None);
 }
 
 /// The unreduced twist x flip distribution from a hash-set BFS over orientation
@@ -171,6 +213,10 @@ fn twist_flip_unreduced_by_hash_set() {
         }
         frontier = next;
     }
-    let full = dense_bfs(&TwistFlip, &Progress::hidden());
+    let mt = move_tables();
+    let full = dense_bfs(
+        &pair(&mt.twist, &mt.flip, N_TWIST, N_FLIP, 18),
+        &Progress::hidden(),
+    );
     assert_eq!(hist, full.histogram);
 }
