@@ -85,7 +85,6 @@ struct Search<'a> {
     es: &'a [u8],
     view: View,
     path: [u8; 32],
-    depth1: usize,
     best: Option<(Vec<u8>, usize, View)>,
     target: usize,
     max_length: usize,
@@ -203,7 +202,6 @@ impl Solver3 {
             es: es.bytes(),
             view: views[0],
             path: [0; 32],
-            depth1: 0,
             best: None,
             target: 31,
             max_length: opts.max_length,
@@ -220,7 +218,6 @@ impl Solver3 {
                     continue;
                 }
                 s.view = *v;
-                s.depth1 = depth1;
                 s.phase1(v.twist, v.flip, v.slice, 0, depth1, 18);
                 if s.stop {
                     break 'depths;
