@@ -10,7 +10,7 @@ use crate::cube::CubeN;
 use crate::notation::{format_alg, Face, Move};
 use crate::progress::Progress;
 use crate::projection::{Block, Orbit, ProjectionDef};
-use crate::{cube2, cube3, domino, kociemba, projection, pyraminx};
+use crate::{cube2, cube3, cube4, domino, kociemba, projection, pyraminx};
 use tablefmt::Encoding;
 
 /// How the states of a table are produced and ranked.
@@ -37,6 +37,13 @@ pub enum SpaceDef {
     },
     /// A pruning space of the 3x3x3 two-phase algorithm.
     Cube3(kociemba::PhaseSpace),
+    /// A 4x4x4 wing space (edge separation or pairing), see [`cube4`].
+    Reduction4 {
+        /// Which space.
+        space: cube4::Reduction4,
+        /// The move set.
+        moves: Vec<Move>,
+    },
     /// A facelet projection too big to rank: sparse BFS of the masks to a depth.
     SparseFacelets {
         /// The projection (only its tracked facelets and marked colours are used).
@@ -97,9 +104,9 @@ impl TableDef {
                 .into_iter()
                 .map(|m| cube3::MOVE_NAMES[m].to_string())
                 .collect(),
-            SpaceDef::Facelets { moves, .. } | SpaceDef::SparseFacelets { moves, .. } => {
-                moves.iter().map(|m| m.to_string()).collect()
-            }
+            SpaceDef::Facelets { moves, .. }
+            | SpaceDef::SparseFacelets { moves, .. }
+            | SpaceDef::Reduction4 { moves, .. } => moves.iter().map(|m| m.to_string()).collect(),
         }
     }
 
@@ -121,6 +128,7 @@ impl TableDef {
             }
             SpaceDef::Facelets { def, .. } => def.describe(),
             SpaceDef::Cube3(p) => p.describe().into(),
+            SpaceDef::Reduction4 { space, .. } => space.describe(),
             SpaceDef::SparseFacelets { def, max_depth, .. } => {
                 format!("sparse {} depth<={max_depth}", def.describe())
             }
@@ -204,6 +212,15 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
             dense(&domino::DominoSpace::new(moves), progress)
         }
         SpaceDef::Cube3(p) => dense(&kociemba::PhaseBfs::new(*p), progress),
+        SpaceDef::Reduction4 { space, moves } => match *space {
+            cube4::Reduction4::Separation => dense(&cube4::SeparationSpace::new(moves), progress),
+            cube4::Reduction4::SideCentres => {
+                dense(&cube4::SideCentresSpace::new(moves)?, progress)
+            }
+            cube4::Reduction4::Pairing(k) => {
+                dense(&cube4::PairingSpace::new(k as usize, moves)?, progress)
+            }
+        },
         SpaceDef::Facelets { def: p, moves } => {
             let space = projection::build(p, moves)?;
             if !space.is_dense() {
@@ -414,7 +431,7 @@ pub fn catalog() -> Vec<TableDef> {
                         marked: vec![R, L],
                     }],
                 },
-                moves: lr_moves,
+                moves: lr_moves.clone(),
             },
             encoding: Encoding::Nibble,
             expected_states: 12_870,
@@ -444,12 +461,52 @@ pub fn catalog() -> Vec<TableDef> {
                         },
                     ],
                 },
-                moves: centres_moves,
+                moves: centres_moves.clone(),
             },
             encoding: Encoding::Nibble,
             expected_states: 343_000,
             expected_histogram: None,
             source: "C(8,4)^3",
+        },
+        TableDef {
+            id: "4x4x4-wings-separate",
+            puzzle: "4x4x4",
+            summary: "4x4x4 wings split into high/low slots, even wing parity; the lr-stage moves",
+            space: SpaceDef::Reduction4 {
+                space: cube4::Reduction4::Separation,
+                moves: lr_moves.clone(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 2 * 2_704_156,
+            expected_histogram: None,
+            source: "C(24,12) x 2 (parity)",
+        },
+        TableDef {
+            id: "4x4x4-sides-stage",
+            puzzle: "4x4x4",
+            summary:
+                "4x4x4 L/R and F/B centres staged so that <U,D,R,L,F2,B2,wide halves> solves them",
+            space: SpaceDef::Reduction4 {
+                space: cube4::Reduction4::SideCentres,
+                moves: lr_moves.clone(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 900_900,
+            expected_histogram: None,
+            source: "16!/(4! 4! 8!)",
+        },
+        TableDef {
+            id: "4x4x4-wings-pair4",
+            puzzle: "4x4x4",
+            summary: "4x4x4 four dedges paired in <U,D,R,L,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>",
+            space: SpaceDef::Reduction4 {
+                space: cube4::Reduction4::Pairing(4),
+                moves: cube4::pairing_moves(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 495 * 11_880,
+            expected_histogram: None,
+            source: "C(12,4) x 12!/8!",
         },
         TableDef {
             id: "5x5x5-ud-t-stage",

@@ -18,6 +18,7 @@ pub mod corners;
 pub mod cube;
 pub mod cube2;
 pub mod cube3;
+pub mod cube4;
 pub mod domino;
 pub mod kociemba;
 pub mod notation;

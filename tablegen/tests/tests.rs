@@ -8,3 +8,4 @@ mod cubingjs;
 mod domino;
 mod kociemba_tables;
 mod model;
+mod reduction_tables;

@@ -1,0 +1,724 @@
+//! 4x4x4 wings for the reduction: the 24 wing slots read off the facelet model,
+//! their split into two classes of 12, and the reduction spaces of the catalog.
+//!
+//! A wing cannot be flipped in its slot, so the ordered pair of its two colours
+//! (ordered by the slot's handedness, see [`Wings::new`]) names the piece. The
+//! 24 slots fall into two orbits of 12 ("high" and "low") under the pairing
+//! group `<U, D, R, L, F2, B2, Uw2, Dw2, Rw2, Lw2, Fw2, Bw2>` ([`pairing_moves`]);
+//! a quarter turn of F or B, or of an inner slice, moves wings between them
+//! (under all outer quarter turns the 24 slots are one orbit). Slots are numbered so that slot
+//! `e` (class "high", 0..12) and slot `12 + e` (class "low") are the two wings of
+//! dedge `e`; a wing piece is named by its home slot.
+//!
+//! - [`Reduction4::Separation`]: which 12 slots hold the 12 high pieces, and the
+//!   parity of the wing permutation (C(24,12) x 2 ranks). Goal: the high pieces in
+//!   the high slots and an even permutation. Reached with the moves that keep the
+//!   U/D centres staged; afterwards the wings can be paired without inner quarter
+//!   turns, and no OLL parity can arise.
+//! - [`Reduction4::Pairing`]: for `k` dedges, the high slots of their high pieces
+//!   and the low slots of their low pieces, up to relabelling the `k` dedges (a
+//!   set of `k` high slots, then the low slots in that order: C(12,k) x 12!/(12-k)!
+//!   ranks). Goal: each low piece next to its high piece. Any `k` dedges give the
+//!   same table, so one table bounds every group of `k`.
+
+use crate::bfs::Space;
+use crate::cube::CubeN;
+use crate::notation::{Face, Move};
+use crate::projection::binomials;
+
+/// The wing slots of a 4x4x4 and how moves permute them.
+#[derive(Clone, Debug)]
+pub struct Wings {
+    /// Per slot, its two facelets, ordered by handedness.
+    pub slots: [[usize; 2]; 24],
+    /// Per facelet, its slot and its place in the slot (0 or 1), if it is a wing facelet.
+    where_is: Vec<Option<(u8, u8)>>,
+}
+
+impl Default for Wings {
+    fn default() -> Self {
+        Wings::new()
+    }
+}
+
+fn cross(a: [i32; 3], b: [i32; 3]) -> [i32; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn dot(a: [i32; 3], b: [i32; 3]) -> i32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// The pairing group's moves: `U D R L` (any turn), `F2 B2` and the six wide half
+/// turns. They keep the wing classes (the slots' two orbits are computed under
+/// them) and the U/D, L/R, F/B centre staging.
+pub fn pairing_moves() -> Vec<Move> {
+    use Face::*;
+    let mut v = Vec::new();
+    for face in [U, D, R, L] {
+        for t in [1, 3, 2] {
+            v.push(Move::face(face, t));
+        }
+    }
+    v.push(Move::face(F, 2));
+    v.push(Move::face(B, 2));
+    for face in Face::ALL {
+        v.push(Move::block(face, 2, 2));
+    }
+    v
+}
+
+impl Wings {
+    /// Reads the slots off the facelet model of [`CubeN`] (n = 4).
+    ///
+    /// The two facelets of a slot are ordered so that `n0 x n1` (their outward
+    /// normals) points the way the wing sits off the middle of its edge: a rotation
+    /// keeps this, so the order is the same wherever a piece goes.
+    pub fn new() -> Wings {
+        let cube = CubeN::new(4);
+        // Group the wing facelets by cubie position.
+        let mut by_pos: Vec<([i32; 3], Vec<usize>)> = Vec::new();
+        for f in Face::ALL {
+            for (r, c) in [
+                (0, 1),
+                (0, 2),
+                (1, 0),
+                (2, 0),
+                (3, 1),
+                (3, 2),
+                (1, 3),
+                (2, 3),
+            ] {
+                let i = cube.index(f, r, c);
+                let (p, _) = cube.geometry(i);
+                match by_pos.iter_mut().find(|(q, _)| *q == p) {
+                    Some((_, v)) => v.push(i),
+                    None => by_pos.push((p, vec![i])),
+                }
+            }
+        }
+        assert_eq!(by_pos.len(), 24, "24 wing positions");
+        let mut raw: Vec<([i32; 3], [usize; 2])> = by_pos
+            .into_iter()
+            .map(|(p, v)| {
+                assert_eq!(v.len(), 2, "two facelets per wing");
+                let (_, n0) = cube.geometry(v[0]);
+                let (_, n1) = cube.geometry(v[1]);
+                if dot(cross(n0, n1), p) > 0 {
+                    (p, [v[0], v[1]])
+                } else {
+                    (p, [v[1], v[0]])
+                }
+            })
+            .collect();
+        raw.sort_by_key(|&(_, f)| f);
+        // Class orbits under the class-keeping moves, seeded from the first slot.
+        let perms: Vec<[u8; 24]> = {
+            let tmp = Wings::from_slots(&cube, raw.iter().map(|r| r.1).collect());
+            pairing_moves()
+                .iter()
+                .map(|&m| tmp.slot_perm(&cube, m))
+                .collect()
+        };
+        let mut class = [u8::MAX; 24];
+        let mut next = 0u8;
+        for seed in 0..24 {
+            if class[seed] != u8::MAX {
+                continue;
+            }
+            class[seed] = next;
+            let mut stack = vec![seed];
+            while let Some(s) = stack.pop() {
+                for p in &perms {
+                    let t = p[s] as usize;
+                    if class[t] == u8::MAX {
+                        class[t] = next;
+                        stack.push(t);
+                    }
+                }
+            }
+            next += 1;
+        }
+        assert_eq!(next, 2, "two wing classes");
+        // Dedges: the two wings of an edge share their position off the edge axis.
+        let edge_key = |p: [i32; 3]| p.map(|x| if x.abs() == 1 { 0 } else { x });
+        let mut keys: Vec<[i32; 3]> = raw.iter().map(|r| edge_key(r.0)).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), 12, "12 dedges");
+        let mut slots = [[0usize; 2]; 24];
+        for (i, (p, f)) in raw.iter().enumerate() {
+            let e = keys.binary_search(&edge_key(*p)).expect("edge key");
+            slots[e + 12 * class[i] as usize] = *f;
+        }
+        Wings::from_slots(&cube, slots.to_vec())
+    }
+
+    fn from_slots(cube: &CubeN, slots: Vec<[usize; 2]>) -> Wings {
+        let mut where_is = vec![None; cube.facelets()];
+        let mut arr = [[0usize; 2]; 24];
+        for (s, f) in slots.iter().enumerate() {
+            arr[s] = *f;
+            where_is[f[0]] = Some((s as u8, 0));
+            where_is[f[1]] = Some((s as u8, 1));
+        }
+        Wings {
+            slots: arr,
+            where_is,
+        }
+    }
+
+    /// Where each slot's piece goes: `to[s]` is the slot the piece in `s` is moved
+    /// to. Panics if the move flips a wing (it cannot on a real cube).
+    pub fn slot_perm(&self, cube: &CubeN, mv: Move) -> [u8; 24] {
+        let perm = cube.perm(mv);
+        let mut to = [0u8; 24];
+        for (t, f) in self.slots.iter().enumerate() {
+            let (s, k) = self.where_is[perm[f[0]] as usize].expect("wing facelet");
+            let (s1, k1) = self.where_is[perm[f[1]] as usize].expect("wing facelet");
+            assert!(s == s1 && k == 0 && k1 == 1, "a move flipped a wing");
+            to[s as usize] = t as u8;
+        }
+        to
+    }
+
+    /// The piece in each slot (`piece[slot]`, a piece named by its home slot) of a
+    /// facelet state whose face colours are those of [`CubeN::solved`]; an error if
+    /// two slots show the same piece or a colour pair no wing has.
+    pub fn read(&self, state: &[u8]) -> Result<[u8; 24], String> {
+        let home: Vec<(u8, u8)> = self.slots.iter().map(facelet_colours).collect();
+        let mut out = [0u8; 24];
+        let mut seen = [false; 24];
+        for (s, f) in self.slots.iter().enumerate() {
+            let got = (state[f[0]], state[f[1]]);
+            let p = home.iter().position(|&h| h == got).ok_or_else(|| {
+                format!(
+                    "the wing at facelets {}/{} shows {}{}, which no wing has",
+                    f[0],
+                    f[1],
+                    letter(got.0),
+                    letter(got.1)
+                )
+            })?;
+            if seen[p] {
+                return Err(format!(
+                    "wing {}{} appears twice",
+                    letter(got.0),
+                    letter(got.1)
+                ));
+            }
+            seen[p] = true;
+            out[s] = p as u8;
+        }
+        Ok(out)
+    }
+}
+
+fn letter(c: u8) -> char {
+    Face::ALL.get(c as usize).map_or('?', |f| f.letter())
+}
+
+/// Solved colours of a slot's two facelets (the colour of a facelet is its face).
+fn facelet_colours(f: &[usize; 2]) -> (u8, u8) {
+    ((f[0] / 16) as u8, (f[1] / 16) as u8)
+}
+
+/// Parity of a permutation (true = odd).
+pub use crate::perm::is_odd as odd;
+
+/// A wing space of the catalog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction4 {
+    /// High pieces in high slots, even wing permutation.
+    Separation,
+    /// `k` dedges paired, with high and low pieces kept in their classes.
+    Pairing(u8),
+    /// The centres of R F L B (U/D staged) as F, B or other: goal, the arrangements
+    /// the pairing group reaches from solved.
+    SideCentres,
+}
+
+impl Reduction4 {
+    /// Text for the table definition.
+    pub fn describe(self) -> String {
+        match self {
+            Reduction4::Separation => {
+                "4x4x4-wings separation rank=colex(highslots-of-high-pieces,24c12)*2+parity".into()
+            }
+            Reduction4::SideCentres => {
+                "4x4x4-centres R,F,L,B as F/B/other rank=colex(F,16c4)*495+colex(B among the rest,12c4) goal=pairing-group orbit of solved".into()
+            }
+            Reduction4::Pairing(k) => format!(
+                "4x4x4-wings pairing k={k} rank=colex(sorted high slots,12c{k})*P(12,{k})+lehmer(low slots)"
+            ),
+        }
+    }
+
+    /// Number of ranks.
+    pub fn size(self) -> u64 {
+        match self {
+            Reduction4::Separation => 2 * 2_704_156,
+            Reduction4::SideCentres => 1820 * 495,
+            Reduction4::Pairing(k) => {
+                let b = binomials(12);
+                b[12][k as usize] * (12 - k as u64 + 1..=12).product::<u64>()
+            }
+        }
+    }
+}
+
+/// The separation space: ranks of (12-of-24 slot mask, parity).
+pub struct SeparationSpace {
+    binom: Vec<Vec<u64>>,
+    /// Per move: slot images and whether the wing permutation is odd.
+    moves: Vec<([u8; 24], bool)>,
+    /// Unrank table: the masks in colex order.
+    masks: Vec<u32>,
+}
+
+impl SeparationSpace {
+    /// The space under `moves`.
+    pub fn new(moves: &[Move]) -> SeparationSpace {
+        let cube = CubeN::new(4);
+        let w = Wings::new();
+        let moves = moves
+            .iter()
+            .map(|&m| {
+                let p = w.slot_perm(&cube, m);
+                (p, odd(&p))
+            })
+            .collect();
+        let mut masks = Vec::with_capacity(2_704_156);
+        // Colex order of 12-subsets of 24: next mask with the same popcount (Gosper).
+        let mut x: u32 = (1 << 12) - 1;
+        while x < 1 << 24 {
+            masks.push(x);
+            let c = x & x.wrapping_neg();
+            let r = x + c;
+            x = (((r ^ x) >> 2) / c) | r;
+        }
+        SeparationSpace {
+            binom: binomials(24),
+            moves,
+            masks,
+        }
+    }
+
+    /// Rank of a mask (bit s set: slot s holds a high piece) and parity.
+    pub fn rank(&self, mask: u32, odd: bool) -> u64 {
+        let mut r = 0;
+        let mut k = 1;
+        let mut m = mask;
+        while m != 0 {
+            r += self.binom[m.trailing_zeros() as usize][k];
+            k += 1;
+            m &= m - 1;
+        }
+        2 * r + odd as u64
+    }
+
+    /// Applies move `i`.
+    pub fn apply(&self, mask: u32, odd: bool, i: usize) -> (u32, bool) {
+        let (p, o) = &self.moves[i];
+        let mut out = 0;
+        let mut m = mask;
+        while m != 0 {
+            out |= 1 << p[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        (out, odd ^ o)
+    }
+
+    /// The state of a piece array (`piece[slot]`).
+    pub fn project(piece: &[u8; 24]) -> (u32, bool) {
+        let mut mask = 0;
+        for (s, &p) in piece.iter().enumerate() {
+            if p < 12 {
+                mask |= 1 << s;
+            }
+        }
+        (mask, odd(piece))
+    }
+}
+
+impl Space for SeparationSpace {
+    fn size(&self) -> u64 {
+        Reduction4::Separation.size()
+    }
+    fn goals(&self) -> Vec<u64> {
+        vec![self.rank((1 << 12) - 1, false)]
+    }
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let mask = self.masks[(rank / 2) as usize];
+        let odd = rank % 2 == 1;
+        for i in 0..self.moves.len() {
+            let (m, o) = self.apply(mask, odd, i);
+            if !f(self.rank(m, o)) {
+                return;
+            }
+        }
+    }
+}
+
+/// The pairing space of `k` dedges under moves that keep the wing classes.
+pub struct PairingSpace {
+    k: usize,
+    binom: Vec<Vec<u64>>,
+    /// Per move: images of the 12 high slots and of the 12 low slots (0..12 each).
+    pub moves: Vec<([u8; 12], [u8; 12])>,
+    /// 12!/(12-k)!
+    perms: u64,
+    /// The k-subsets of 12 in colex order.
+    sets: Vec<u16>,
+}
+
+impl PairingSpace {
+    /// The space for `k` dedges (1..=6) under `moves`; an error if a move mixes
+    /// the wing classes.
+    pub fn new(k: usize, moves: &[Move]) -> Result<PairingSpace, String> {
+        let cube = CubeN::new(4);
+        let w = Wings::new();
+        let mut mv = Vec::new();
+        for &m in moves {
+            let p = w.slot_perm(&cube, m);
+            let mut hi = [0u8; 12];
+            let mut lo = [0u8; 12];
+            for e in 0..12 {
+                if p[e] >= 12 || p[e + 12] < 12 {
+                    return Err(format!("move {m} moves wings between the classes"));
+                }
+                hi[e] = p[e];
+                lo[e] = p[e + 12] - 12;
+            }
+            mv.push((hi, lo));
+        }
+        let sets = (0u16..1 << 12)
+            .filter(|x| x.count_ones() as usize == k)
+            .collect::<Vec<_>>();
+        // Ascending integers with k bits set are in colex order.
+        Ok(PairingSpace {
+            k,
+            binom: binomials(12),
+            moves: mv,
+            perms: (12 - k as u64 + 1..=12).product(),
+            sets,
+        })
+    }
+
+    /// Rank of `k` (high slot, low slot) pairs, in any order.
+    pub fn rank(&self, pairs: &mut [(u8, u8)]) -> u64 {
+        pairs.sort_unstable();
+        let mut set = 0u64;
+        for (i, &(h, _)) in pairs.iter().enumerate() {
+            set += self.binom[h as usize][i + 1];
+        }
+        // Lehmer code of the low slots among the unused ones.
+        let mut used = 0u16;
+        let mut seq = 0u64;
+        for (i, &(_, l)) in pairs.iter().enumerate() {
+            let below = (used & ((1 << l) - 1)).count_ones() as u64;
+            seq = seq * (12 - i as u64) + (l as u64 - below);
+            used |= 1 << l;
+        }
+        set * self.perms + seq
+    }
+
+    /// The pairs of a rank (sorted by high slot).
+    pub fn unrank(&self, rank: u64, out: &mut [(u8, u8)]) {
+        let set = self.sets[(rank / self.perms) as usize];
+        let mut seq = rank % self.perms;
+        let mut digits = [0u8; 12];
+        for i in (0..self.k).rev() {
+            let base = 12 - i as u64;
+            digits[i] = (seq % base) as u8;
+            seq /= base;
+        }
+        let mut used = 0u16;
+        let mut s = set;
+        for i in 0..self.k {
+            out[i].0 = s.trailing_zeros() as u8;
+            s &= s - 1;
+            // The digits[i]-th unused low slot.
+            let mut d = digits[i];
+            let mut l = 0u8;
+            loop {
+                if used & (1 << l) == 0 {
+                    if d == 0 {
+                        break;
+                    }
+                    d -= 1;
+                }
+                l += 1;
+            }
+            out[i].1 = l;
+            used |= 1 << l;
+        }
+    }
+}
+
+impl Space for PairingSpace {
+    fn size(&self) -> u64 {
+        Reduction4::Pairing(self.k as u8).size()
+    }
+    fn goals(&self) -> Vec<u64> {
+        let mut out = Vec::new();
+        for &set in &self.sets {
+            let mut pairs: Vec<(u8, u8)> = (0..12u8)
+                .filter(|&e| set & (1 << e) != 0)
+                .map(|e| (e, e))
+                .collect();
+            out.push(self.rank(&mut pairs));
+        }
+        out
+    }
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let mut pairs = [(0u8, 0u8); 12];
+        let k = self.k;
+        self.unrank(rank, &mut pairs[..k]);
+        let mut next = [(0u8, 0u8); 12];
+        for (hi, lo) in &self.moves {
+            for i in 0..k {
+                next[i] = (hi[pairs[i].0 as usize], lo[pairs[i].1 as usize]);
+            }
+            if !f(self.rank(&mut next[..k])) {
+                return;
+            }
+        }
+    }
+}
+
+/// The centres of faces R F L B, each F-coloured, B-coloured or other.
+pub struct SideCentresSpace {
+    /// The 16 facelets, bit i of a mask is facelet `cells[i]`.
+    pub cells: [usize; 16],
+    binom: Vec<Vec<u64>>,
+    /// Per move: image of each of the 16 positions.
+    moves: Vec<[u8; 16]>,
+    /// Per pairing-group move: images (for the goal set).
+    group: Vec<[u8; 16]>,
+    sets4: Vec<u16>,
+    sets12: Vec<u16>,
+}
+
+fn compress(x: u16, keep: u16) -> u16 {
+    let mut out = 0;
+    let mut k = keep;
+    let mut i = 0;
+    while k != 0 {
+        let b = k.trailing_zeros();
+        if x & (1 << b) != 0 {
+            out |= 1 << i;
+        }
+        i += 1;
+        k &= k - 1;
+    }
+    out
+}
+
+fn expand(x: u16, keep: u16) -> u16 {
+    let mut out = 0;
+    let mut k = keep;
+    let mut i = 0;
+    while k != 0 {
+        let b = k.trailing_zeros();
+        if x & (1 << i) != 0 {
+            out |= 1 << b;
+        }
+        i += 1;
+        k &= k - 1;
+    }
+    out
+}
+
+impl SideCentresSpace {
+    /// The space under `moves` (which must keep the U/D centres on U/D).
+    pub fn new(moves: &[Move]) -> Result<SideCentresSpace, String> {
+        use Face::*;
+        let cube = CubeN::new(4);
+        let mut cells = [0usize; 16];
+        let mut k = 0;
+        for f in [R, F, L, B] {
+            for (r, c) in [(1, 1), (1, 2), (2, 1), (2, 2)] {
+                cells[k] = cube.index(f, r, c);
+                k += 1;
+            }
+        }
+        let images = |m: Move| -> Result<[u8; 16], String> {
+            let perm = cube.perm(m);
+            let mut to = [0u8; 16];
+            for (j, &c) in cells.iter().enumerate() {
+                let src = perm[c] as usize;
+                let i = cells
+                    .iter()
+                    .position(|&x| x == src)
+                    .ok_or_else(|| format!("move {m} moves U/D centres to the sides"))?;
+                to[i] = j as u8;
+            }
+            Ok(to)
+        };
+        let moves = moves.iter().map(|&m| images(m)).collect::<Result<_, _>>()?;
+        let group = pairing_moves()
+            .into_iter()
+            .map(images)
+            .collect::<Result<_, _>>()?;
+        let sets = |n: u32| {
+            (0u32..1 << n)
+                .filter(|x| x.count_ones() == 4)
+                .map(|x| x as u16)
+                .collect::<Vec<_>>()
+        };
+        Ok(SideCentresSpace {
+            cells,
+            binom: binomials(16),
+            moves,
+            group,
+            sets4: sets(16),
+            sets12: sets(12),
+        })
+    }
+
+    fn colex(&self, mut m: u16) -> u64 {
+        let mut r = 0;
+        let mut k = 1;
+        while m != 0 {
+            r += self.binom[m.trailing_zeros() as usize][k];
+            k += 1;
+            m &= m - 1;
+        }
+        r
+    }
+
+    /// Rank of (F mask, B mask).
+    pub fn rank(&self, f: u16, b: u16) -> u64 {
+        self.colex(f) * 495 + self.colex(compress(b, !f))
+    }
+
+    /// Masks of a rank.
+    pub fn unrank(&self, r: u64) -> (u16, u16) {
+        let f = self.sets4[(r / 495) as usize];
+        let b = expand(self.sets12[(r % 495) as usize], !f);
+        (f, b)
+    }
+
+    fn permute(p: &[u8; 16], mut m: u16) -> u16 {
+        let mut out = 0;
+        while m != 0 {
+            out |= 1 << p[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        out
+    }
+
+    /// Applies move `i`.
+    pub fn apply(&self, f: u16, b: u16, i: usize) -> (u16, u16) {
+        let p = &self.moves[i];
+        (Self::permute(p, f), Self::permute(p, b))
+    }
+
+    /// Masks of a facelet state (colours 0..6 as [`CubeN::solved`]).
+    pub fn project(&self, state: &[u8]) -> (u16, u16) {
+        let mut f = 0;
+        let mut b = 0;
+        for (i, &c) in self.cells.iter().enumerate() {
+            if state[c] == Face::F as u8 {
+                f |= 1 << i;
+            } else if state[c] == Face::B as u8 {
+                b |= 1 << i;
+            }
+        }
+        (f, b)
+    }
+}
+
+impl Space for SideCentresSpace {
+    fn size(&self) -> u64 {
+        Reduction4::SideCentres.size()
+    }
+    fn goals(&self) -> Vec<u64> {
+        let cube = CubeN::new(4);
+        let start = self.project(&cube.solved());
+        let mut seen = std::collections::BTreeSet::from([start]);
+        let mut stack = vec![start];
+        while let Some((f, b)) = stack.pop() {
+            for p in &self.group {
+                let n = (Self::permute(p, f), Self::permute(p, b));
+                if seen.insert(n) {
+                    stack.push(n);
+                }
+            }
+        }
+        seen.into_iter().map(|(f, b)| self.rank(f, b)).collect()
+    }
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let (fm, bm) = self.unrank(rank);
+        for i in 0..self.moves.len() {
+            let (a, b) = self.apply(fm, bm, i);
+            if !f(self.rank(a, b)) {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_classes_and_reading() {
+        let cube = CubeN::new(4);
+        let w = Wings::new();
+        let solved = cube.solved();
+        let ident: Vec<u8> = (0..24).collect();
+        assert_eq!(w.read(&solved).unwrap().to_vec(), ident);
+        // The two wings of a dedge show the same two colours.
+        for e in 0..12 {
+            let a = facelet_colours(&w.slots[e]);
+            let b = facelet_colours(&w.slots[e + 12]);
+            assert!(a == b || a == (b.1, b.0), "dedge {e}");
+        }
+        // Moves: reading after the move = slot permutation applied to the pieces.
+        for m in CubeN::block_turns(2) {
+            let mut s = solved.clone();
+            cube.apply(&mut s, m);
+            let p = w.slot_perm(&cube, m);
+            let got = w.read(&s).unwrap();
+            for slot in 0..24 {
+                assert_eq!(got[p[slot] as usize], slot as u8, "{m}");
+            }
+            let quarter_inner = m.deepest_layer() == Some(2) && m.turns != 2;
+            let crossing = (0..24)
+                .filter(|&s| (s < 12) != ((p[s] as usize) < 12))
+                .count();
+            let keeps = pairing_moves().contains(&m);
+            assert_eq!(crossing == 0, keeps, "{m}: {crossing} wings change class");
+            // An outer quarter turn moves 8 wings in two 4-cycles (even); an inner
+            // slice quarter adds a third 4-cycle (odd).
+            assert_eq!(odd(&p), quarter_inner, "{m}");
+        }
+    }
+
+    #[test]
+    fn pairing_rank_roundtrip() {
+        let sp = PairingSpace::new(4, &pairing_moves()).unwrap();
+        let mut pairs = [(0u8, 0u8); 4];
+        for r in (0..sp.size()).step_by(997) {
+            sp.unrank(r, &mut pairs);
+            assert_eq!(sp.rank(&mut pairs), r);
+        }
+    }
+
+    #[test]
+    fn separation_rank_roundtrip() {
+        let sp = SeparationSpace::new(&pairing_moves());
+        for r in (0..sp.size()).step_by(1009) {
+            let mask = sp.masks[(r / 2) as usize];
+            assert_eq!(mask.count_ones(), 12);
+            assert_eq!(sp.rank(mask, r % 2 == 1), r);
+        }
+    }
+}

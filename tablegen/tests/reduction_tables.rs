@@ -1,0 +1,218 @@
+//! The 4x4x4 reduction tables (`4x4x4-sides-stage`, `4x4x4-wings-separate`,
+//! `4x4x4-wings-pair4`) against a second method each: a hash-set BFS moved by
+//! the plain facelet permutations, which shares no ranking or move table with
+//! the catalog's spaces.
+
+use std::collections::HashSet;
+use tablegen::catalog::{self, Built, SpaceDef};
+use tablegen::cube::CubeN;
+use tablegen::cube4::{pairing_moves, Wings};
+use tablegen::notation::{Face, Move};
+use tablegen::progress::Progress;
+
+fn build(id: &str) -> (Vec<Move>, catalog::BuildOutput, u64) {
+    let def = catalog::find(id).unwrap();
+    let SpaceDef::Reduction4 { moves, .. } = &def.space else {
+        panic!("{id}")
+    };
+    let out = catalog::build(&def, &Progress::hidden()).unwrap();
+    let Built::Dense(values) = &out.data else {
+        panic!()
+    };
+    // Every rank is reached, and the stored distances agree with the histogram.
+    let mut counted = vec![0u64; out.histogram.len()];
+    for &v in values {
+        counted[v as usize] += 1;
+    }
+    assert_eq!(counted, out.histogram, "{id}");
+    (moves.clone(), out, def.expected_states)
+}
+
+/// Where each facelet goes under a move (the facelet model's pull permutation, inverted).
+fn push_perms(cube: &CubeN, moves: &[Move]) -> Vec<Vec<u8>> {
+    moves
+        .iter()
+        .map(|&m| {
+            let pull = cube.perm(m);
+            let mut to = vec![0u8; pull.len()];
+            for (dst, &src) in pull.iter().enumerate() {
+                to[src as usize] = dst as u8;
+            }
+            to
+        })
+        .collect()
+}
+
+/// Layered BFS from several starts over hashable states.
+fn bfs<S: Clone + Eq + std::hash::Hash>(
+    starts: Vec<S>,
+    next: impl Fn(&S, &mut Vec<S>),
+) -> Vec<u64> {
+    let mut seen: HashSet<S> = starts.iter().cloned().collect();
+    let mut frontier: Vec<S> = seen.iter().cloned().collect();
+    let mut hist = vec![frontier.len() as u64];
+    let mut buf = Vec::new();
+    loop {
+        let mut layer = Vec::new();
+        for s in &frontier {
+            buf.clear();
+            next(s, &mut buf);
+            for t in buf.drain(..) {
+                if seen.insert(t.clone()) {
+                    layer.push(t);
+                }
+            }
+        }
+        if layer.is_empty() {
+            return hist;
+        }
+        hist.push(layer.len() as u64);
+        frontier = layer;
+    }
+}
+
+fn permute_mask(to: &[u8], mut m: u128) -> u128 {
+    let mut out = 0;
+    while m != 0 {
+        out |= 1u128 << to[m.trailing_zeros() as usize];
+        m &= m - 1;
+    }
+    out
+}
+
+#[test]
+fn sides_stage_against_facelet_bfs() {
+    let (moves, out, expected) = build("4x4x4-sides-stage");
+    assert_eq!(out.states(), expected);
+    let cube = CubeN::new(4);
+    // State: the facelets showing F and the facelets showing B, as masks over all
+    // 96 facelets. Starts: everything the pairing group reaches from solved.
+    let solved = cube.solved();
+    let mask_of = |c: Face| -> u128 {
+        (0..96)
+            .filter(|&i| solved[i] == c as u8)
+            .filter(|&i| {
+                let (r, c) = ((i % 16) / 4, i % 4);
+                (1..3).contains(&r) && (1..3).contains(&c)
+            })
+            .fold(0, |m, i| m | 1 << i)
+    };
+    let start = (mask_of(Face::F), mask_of(Face::B));
+    let group = push_perms(&cube, &pairing_moves());
+    let goals = bfs(vec![start], |s, out| {
+        for p in &group {
+            out.push((permute_mask(p, s.0), permute_mask(p, s.1)));
+        }
+    });
+    assert_eq!(goals.iter().sum::<u64>(), out.histogram[0], "goal states");
+    let mut starts = vec![start];
+    // Rebuild the goal set itself (the BFS above only counted it).
+    {
+        let mut seen = HashSet::from([start]);
+        let mut stack = vec![start];
+        while let Some(s) = stack.pop() {
+            for p in &group {
+                let t = (permute_mask(p, s.0), permute_mask(p, s.1));
+                if seen.insert(t) {
+                    stack.push(t);
+                    starts.push(t);
+                }
+            }
+        }
+    }
+    let perms = push_perms(&cube, &moves);
+    let hist = bfs(starts, |s, out| {
+        for p in &perms {
+            out.push((permute_mask(p, s.0), permute_mask(p, s.1)));
+        }
+    });
+    assert_eq!(out.histogram, hist);
+}
+
+/// Parity of the wing permutation of a move, from the facelet permutation alone:
+/// wings never flip, so each wing cycle of length L is two facelet cycles of
+/// length L on the 48 wing facelets.
+fn wing_parity(cube: &CubeN, to: &[u8]) -> bool {
+    let wing = |i: usize| {
+        let (r, c) = ((i % 16) / 4, i % 4);
+        (r == 0 || r == 3) != (c == 0 || c == 3)
+    };
+    let _ = cube;
+    let mut seen = [false; 96];
+    let mut even_cycles = 0;
+    for i in (0..96).filter(|&i| wing(i)) {
+        if seen[i] {
+            continue;
+        }
+        let mut j = i;
+        let mut len = 0;
+        while !seen[j] {
+            seen[j] = true;
+            j = to[j] as usize;
+            len += 1;
+        }
+        if len % 2 == 0 {
+            even_cycles += 1;
+        }
+    }
+    assert_eq!(even_cycles % 2, 0);
+    (even_cycles / 2) % 2 == 1
+}
+
+#[test]
+fn wings_separate_against_facelet_bfs() {
+    let (moves, out, expected) = build("4x4x4-wings-separate");
+    assert_eq!(out.states(), expected);
+    let cube = CubeN::new(4);
+    let w = Wings::new();
+    // State: the set of facelets covered by the 12 high pieces, and the parity.
+    let start: u128 = w.slots[..12]
+        .iter()
+        .fold(0, |m, f| m | 1 << f[0] | 1 << f[1]);
+    let perms: Vec<(Vec<u8>, bool)> = push_perms(&cube, &moves)
+        .into_iter()
+        .map(|p| {
+            let odd = wing_parity(&cube, &p);
+            (p, odd)
+        })
+        .collect();
+    let hist = bfs(vec![(start, false)], |s, out| {
+        for (p, odd) in &perms {
+            out.push((permute_mask(p, s.0), s.1 ^ odd));
+        }
+    });
+    assert_eq!(out.histogram, hist);
+}
+
+#[test]
+fn wings_pair4_against_facelet_bfs() {
+    let (moves, out, expected) = build("4x4x4-wings-pair4");
+    assert_eq!(out.states(), expected);
+    let cube = CubeN::new(4);
+    let w = Wings::new();
+    // State: for four dedges, the facelet holding each high piece's first sticker
+    // and the one holding its partner's, as sorted pairs (the dedges unlabelled).
+    // Goals: four dedges paired, on any four edges.
+    let mut starts = Vec::new();
+    for set in (0u16..1 << 12).filter(|x| x.count_ones() == 4) {
+        let mut k = [(0u8, 0u8); 4];
+        let mut i = 0;
+        for e in 0..12 {
+            if set & (1 << e) != 0 {
+                k[i] = (w.slots[e][0] as u8, w.slots[e + 12][0] as u8);
+                i += 1;
+            }
+        }
+        k.sort_unstable();
+        starts.push(k);
+    }
+    let perms = push_perms(&cube, &moves);
+    let hist = bfs(starts, |s, out| {
+        for p in &perms {
+            let mut k = s.map(|(a, b)| (p[a as usize], p[b as usize]));
+            k.sort_unstable();
+            out.push(k);
+        }
+    });
+    assert_eq!(out.histogram, hist);
+}
