@@ -99,27 +99,20 @@ fn sides_stage_against_facelet_bfs() {
     };
     let start = (mask_of(Face::F), mask_of(Face::B));
     let group = push_perms(&cube, &pairing_moves());
-    let goals = bfs(vec![start], |s, out| {
-        for p in &group {
-            out.push((permute_mask(p, s.0), permute_mask(p, s.1)));
-        }
-    });
-    assert_eq!(goals.iter().sum::<u64>(), out.histogram[0], "goal states");
     let mut starts = vec![start];
-    // Rebuild the goal set itself (the BFS above only counted it).
-    {
-        let mut seen = HashSet::from([start]);
-        let mut stack = vec![start];
-        while let Some(s) = stack.pop() {
-            for p in &group {
-                let t = (permute_mask(p, s.0), permute_mask(p, s.1));
-                if seen.insert(t) {
-                    stack.push(t);
-                    starts.push(t);
-                }
+    let mut seen = HashSet::from([start]);
+    let mut i = 0;
+    while i < starts.len() {
+        let s = starts[i];
+        i += 1;
+        for p in &group {
+            let t = (permute_mask(p, s.0), permute_mask(p, s.1));
+            if seen.insert(t) {
+                starts.push(t);
             }
         }
     }
+    assert_eq!(starts.len() as u64, out.histogram[0], "goal states");
     let perms = push_perms(&cube, &moves);
     let hist = bfs(starts, |s, out| {
         for p in &perms {
@@ -132,12 +125,11 @@ fn sides_stage_against_facelet_bfs() {
 /// Parity of the wing permutation of a move, from the facelet permutation alone:
 /// wings never flip, so each wing cycle of length L is two facelet cycles of
 /// length L on the 48 wing facelets.
-fn wing_parity(cube: &CubeN, to: &[u8]) -> bool {
+fn wing_parity(to: &[u8]) -> bool {
     let wing = |i: usize| {
         let (r, c) = ((i % 16) / 4, i % 4);
         (r == 0 || r == 3) != (c == 0 || c == 3)
     };
-    let _ = cube;
     let mut seen = [false; 96];
     let mut even_cycles = 0;
     for i in (0..96).filter(|&i| wing(i)) {
@@ -172,7 +164,7 @@ fn wings_separate_against_facelet_bfs() {
     let perms: Vec<(Vec<u8>, bool)> = push_perms(&cube, &moves)
         .into_iter()
         .map(|p| {
-            let odd = wing_parity(&cube, &p);
+            let odd = wing_parity(&p);
             (p, odd)
         })
         .collect();
