@@ -704,17 +704,8 @@ impl Solver4 {
         cube.apply_alg(&mut s, &m3);
         phases.push(("pair", m3.len()));
         all.extend(m3);
-        // The reduced cube as a 3x3x3.
-        let c3 = CubeN::new(3);
-        let map = [0, 1, 3];
-        let mut s3 = vec![0u8; 54];
-        for f in Face::ALL {
-            for r in 0..3 {
-                for c in 0..3 {
-                    s3[c3.index(f, r, c)] = s[cube.index(f, map[r], map[c])];
-                }
-            }
-        }
+        // The reduced cube as a 3x3x3: corners, one wing per dedge, one centre per face.
+        let s3 = tablegen::validate::skeleton3(cube, &s);
         let cc = CubieCube::from_facelets(&s3).map_err(|e| format!("reduced cube: {e}"))?;
         let left = opts
             .time_budget

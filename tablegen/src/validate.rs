@@ -122,14 +122,17 @@ fn check_edges_and_parity(c3: &CubeN, s: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// The corners, middle edges and middle centres of an odd cube, as a 3x3x3.
-fn skeleton3(cube: &CubeN, state: &[u8]) -> Vec<u8> {
-    let h = (cube.n() - 1) / 2;
+/// Rows 0, (N-1)/2 and N-1 of every face as a 3x3x3: on an odd cube its corners,
+/// middle edges and centres; on a reduced even cube (paired edges, solved
+/// centres) the 3x3x3 it stands for.
+pub fn skeleton3(cube: &CubeN, state: &[u8]) -> Vec<u8> {
+    let n = cube.n();
+    let rows = [0, (n - 1) / 2, n - 1];
     let mut out = Vec::with_capacity(54);
     for f in Face::ALL {
-        for r in 0..3 {
-            for c in 0..3 {
-                out.push(state[cube.index(f, r * h, c * h)]);
+        for r in rows {
+            for c in rows {
+                out.push(state[cube.index(f, r, c)]);
             }
         }
     }
