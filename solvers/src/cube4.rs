@@ -33,7 +33,7 @@
 //! final orientations (I, x2, y2, z2) shortens stages 2+3 from 12.94 to 12.72.
 
 use crate::cube3::Solver3;
-use crate::tables::{load_or_build, nibble, DistanceTable, Nibbles, TableError};
+use crate::tables::{load_or_build, nibble, DistanceTable, Nibbles, TableError, Trits};
 use crate::walk_downhill;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -42,7 +42,7 @@ use tablegen::catalog::{self, SpaceDef};
 use tablegen::corners::read_corners;
 use tablegen::cube::CubeN;
 use tablegen::cube3::CubieCube;
-use tablegen::cube4::{odd, PairingSpace, SeparationSpace, SideCentresSpace, Wings};
+use tablegen::cube4::{odd, PairAllSpace, SideCentresSpace, SplitSpace, Wings};
 use tablegen::notation::{Face, Move};
 use tablegen::projection::{self, FaceletMaskSpace, Orbit};
 use tablegen::validate::validate;
@@ -244,8 +244,8 @@ impl CentreStages {
 /// Ids of the reduction's own tables, besides the centre stages and the 3x3x3 ones.
 pub const REDUCTION_IDS: [&str; 3] = [
     "4x4x4-sides-stage",
-    "4x4x4-wings-separate",
-    "4x4x4-wings-pair4",
+    "4x4x4-wings-split3",
+    "4x4x4-wings-pair",
 ];
 
 /// Options of a 4x4x4 solve.
@@ -253,20 +253,37 @@ pub const REDUCTION_IDS: [&str; 3] = [
 pub struct Options4 {
     /// Time for the whole solve; the 3x3x3 stage gets what is left (at least 10 ms).
     pub time_budget: Duration,
-    /// States kept per layer in the beam searches of phases 2 and 3.
-    pub beam_width: usize,
-    /// Node budget of each finishing IDA* of phase 3.
-    pub finish_nodes: u64,
-    /// Node budget of the exact (IDA*) phase 3 tried before the beam search.
+    /// Phase-1 solutions tried (each a different phase-2 start).
+    pub phase1_candidates: usize,
+    /// Phase-1 solutions up to this many moves longer than optimal are tried.
+    pub phase1_slack: usize,
+    /// Phase 1 on all three axes, each with both choices of the axis phase 2
+    /// restricts (else U-D with F-B only).
+    pub all_axes: bool,
+    /// Phase-2 solutions handed to phase 3, which keeps the shortest total.
+    pub phase2_candidates: usize,
+    /// Node budget of the phase-2 search (it stops early once it has one).
+    pub phase2_nodes: u64,
+    /// Node budget of one phase-2 length before the next is tried.
+    pub phase2_level_nodes: u64,
+    /// Node budget of one phase-3 total length before the next is tried.
+    pub phase3_level_nodes: u64,
+    /// Node budget of the phase-3 IDA* (a safety net: the bound is the exact
+    /// pairing distance, so a search takes far fewer).
     pub exact_nodes: u64,
 }
 
 impl Default for Options4 {
     fn default() -> Self {
         Options4 {
-            beam_width: 2000,
-            finish_nodes: 20_000,
-            exact_nodes: 2_000_000,
+            phase1_candidates: 64,
+            phase1_slack: 1,
+            all_axes: true,
+            phase2_candidates: 8,
+            phase2_nodes: 3_000_000,
+            phase2_level_nodes: 500_000,
+            phase3_level_nodes: 1_500_000,
+            exact_nodes: 200_000_000,
             time_budget: Duration::from_millis(300),
         }
     }
@@ -277,7 +294,9 @@ impl Default for Options4 {
 pub struct Solution4 {
     /// The moves, in order.
     pub moves: Vec<Move>,
-    /// `(phase, moves)` in solution order.
+    /// `(phase, moves)` in solution order, then `("merged", k)` if `k` moves
+    /// vanished where one phase's last turn met the next phase's first: the
+    /// phases add up to `moves.len() + k`.
     pub phases: Vec<(&'static str, usize)>,
 }
 
@@ -287,25 +306,32 @@ pub struct Solution4 {
 /// |---|---|---|---|
 /// | `centres-ud` | U/D centres on U or D | 36 | `4x4x4-ud-stage` (walk) |
 /// | `separate` | L/R, F/B centres staged so the pairing group can solve them; high wings in high slots; even wing permutation | 28 (no `Rw Lw Fw Bw` quarters) | max of `4x4x4-sides-stage`, `4x4x4-wings-separate` |
-/// | `pair` | centres solved, edges paired, no PLL parity | 20: `U D R L`, `F2 B2`, wide half turns | max of `4x4x4-centers-solve` and `4x4x4-wings-pair4` on three groups of four dedges |
+/// | `pair` | centres solved, edges paired, no PLL parity | 20: `U D R L`, `F2 B2`, wide half turns | max of `4x4x4-centers-solve` and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
 /// | `3x3x3` | solved | 18 outer face turns | the two-phase solver |
 pub struct Solver4 {
     stages: CentreStages,
     wings: Wings,
     sides: SideCentresSpace,
     sides_tab: Nibbles,
-    sep: SeparationSpace,
-    sep_tab: Nibbles,
+    split: SplitSpace,
+    split_tab: Nibbles,
+    /// Per phase-2 move: wing slot images and whether it permutes the wings oddly.
+    p2_slot: Vec<[u8; 24]>,
+    p2_odd: Vec<bool>,
     /// Phase-2 moves (the lr-stage set) and per move its axis key.
     p2_moves: Vec<Move>,
-    pair: PairingSpace,
-    pair_tab: Nibbles,
+    pair: PairAllSpace,
+    pair_tab: Trits,
     /// Phase-3 moves.
     p3_moves: Vec<Move>,
-    /// Per phase-3 move: index in the centers-solve move list.
-    p3_centre_move: Vec<usize>,
     /// Per phase-3 move: toggles the PLL parity (corner parity + high wing parity).
     p3_pll: Vec<bool>,
+    /// Phase-3 moves searched: `Dw2 Lw2 Bw2` are `Uw2 Rw2 Fw2` and a whole-cube
+    /// half turn, so with the goal taken up to those turns they are left out.
+    p3_active: Vec<usize>,
+    /// Phase-3 centres: the pairing group's orbit of solved, with its move table
+    /// and distances.
+    centres3: PairCentres,
     solver3: Solver3,
 }
 
@@ -330,94 +356,14 @@ fn allowed(prev: Option<Move>, m: Move) -> bool {
     }
 }
 
-/// Candidates of each beam layer handed to the finishing search.
-const FINISH_TRIES: usize = 4;
-
-/// Beam search: from `root`, keeps the `width` best children of each layer
-/// (lowest `score(n).0`, states seen before dropped) until a child is a goal
-/// (`score(n).1`); the best `FINISH_TRIES` of each layer are also handed to
-/// `finish` (a bounded exact search). Returns the move indices to the first goal
-/// found, or None after `max_depth` layers.
-fn beam<N: Copy + Eq + std::hash::Hash>(
-    root: N,
-    moves: &[Move],
-    width: usize,
-    max_depth: usize,
-    step: impl Fn(&N, usize) -> N,
-    score: impl Fn(&N) -> (u32, bool),
-    finish: impl Fn(&N, Option<Move>) -> Option<Vec<usize>>,
-) -> Option<Vec<usize>> {
-    if score(&root).1 {
-        return Some(Vec::new());
-    }
-    // (node, parent index in the arena, move index, last move)
-    let mut arena: Vec<(N, u32, u8)> = vec![(root, u32::MAX, u8::MAX)];
-    let mut layer: Vec<u32> = vec![0];
-    let path = |arena: &Vec<(N, u32, u8)>, mut i: u32| {
-        let mut p = Vec::new();
-        while arena[i as usize].1 != u32::MAX {
-            p.push(arena[i as usize].2 as usize);
-            i = arena[i as usize].1;
-        }
-        p.reverse();
-        p
-    };
-    let mut seen = std::collections::HashSet::new();
-    seen.insert(root);
-    for _ in 0..max_depth {
-        let mut cand: Vec<(u32, N, u32, u8)> = Vec::new();
-        for &pi in &layer {
-            let (node, _, last) = arena[pi as usize];
-            let prev = (last != u8::MAX).then(|| moves[last as usize]);
-            for (i, &m) in moves.iter().enumerate() {
-                if !allowed(prev, m) {
-                    continue;
-                }
-                let child = step(&node, i);
-                if !seen.insert(child) {
-                    continue;
-                }
-                let (sc, goal) = score(&child);
-                if goal {
-                    arena.push((child, pi, i as u8));
-                    return Some(path(&arena, arena.len() as u32 - 1));
-                }
-                cand.push((sc, child, pi, i as u8));
-            }
-        }
-        if cand.is_empty() {
-            return None;
-        }
-        if cand.len() > width {
-            cand.select_nth_unstable_by_key(width, |c| c.0);
-            cand.truncate(width);
-        }
-        cand.sort_by_key(|c| c.0);
-        for c in cand.iter().take(FINISH_TRIES) {
-            if let Some(rest) = finish(&c.1, Some(moves[c.3 as usize])) {
-                arena.push((c.1, c.2, c.3));
-                let mut p = path(&arena, arena.len() as u32 - 1);
-                p.extend(rest);
-                return Some(p);
-            }
-        }
-        layer.clear();
-        for (_, n, pi, m) in cand {
-            layer.push(arena.len() as u32);
-            arena.push((n, pi, m));
-        }
-    }
-    None
-}
-
-/// Phase-3 node: centres mask, high slot of each dedge's high piece, low slot of
-/// its low piece, PLL parity.
+/// Phase-3 node: centres mask, the dedges' relative permutation, PLL parity and
+/// the exact pairing distance of `sigma`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct N3 {
-    centres: u64,
-    hi: [u8; 12],
-    lo: [u8; 12],
+    centres: u16,
+    sigma: [u8; 12],
     pll: bool,
+    edges: u8,
 }
 
 struct P3<'a> {
@@ -427,19 +373,286 @@ struct P3<'a> {
     limit: u64,
 }
 
-const GROUPS: [[usize; 4]; 3] = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]];
+impl Solver4 {
+    /// Exact pairing distance of `sigma`: walk downhill in the mod-3 table.
+    fn pairing_distance(&self, sigma: &[u8; 12]) -> Result<u8, String> {
+        let t = self.pair_tab.bytes();
+        let mut s = *sigma;
+        let mut r = PairAllSpace::rank(&s);
+        let mut d = 0u8;
+        while r != 0 {
+            let want = (tablefmt::trit(t, r as usize) + 2) % 3;
+            let next = (0..self.pair.moves.len())
+                .map(|i| self.pair.apply(&s, i))
+                .map(|n| (PairAllSpace::rank(&n), n))
+                .find(|&(nr, _)| tablefmt::trit(t, nr as usize) == want)
+                .ok_or("the pairing table does not match its space")?;
+            (r, s) = next;
+            d += 1;
+            if d > 40 {
+                return Err("no way down in the pairing table".into());
+            }
+        }
+        Ok(d)
+    }
+
+    /// Phase-3 child of `n` by move `i`.
+    #[inline]
+    fn step3(&self, n: &N3, i: usize) -> N3 {
+        let sigma = self.pair.apply(&n.sigma, i);
+        let t = tablefmt::trit(self.pair_tab.bytes(), PairAllSpace::rank(&sigma) as usize);
+        // Neighbours are one nearer, level or one further: the residue says which.
+        let edges = match (t + 3 - n.edges % 3) % 3 {
+            0 => n.edges,
+            1 => n.edges + 1,
+            _ => n.edges - 1,
+        };
+        N3 {
+            centres: self.centres3.moves[n.centres as usize][i],
+            sigma,
+            pll: n.pll ^ self.p3_pll[i],
+            edges,
+        }
+    }
+}
+
+/// The centres in phase 3: the 58,800 arrangements the pairing group reaches from
+/// solved (70 x 70 x 12), indexed in the order a breadth-first search from solved
+/// meets them, a move table, and the distance of (arrangement, PLL bit) to solved
+/// up to the half turns x2, y2, z2 under the moves phase 3 searches.
+struct PairCentres {
+    index: std::collections::HashMap<u64, u16>,
+    moves: Vec<[u16; 20]>,
+    dist: Vec<u8>,
+}
+
+impl PairCentres {
+    fn new(
+        stages: &CentreStages,
+        p3_moves: &[Move],
+        centre_move: &[usize],
+        pll: &[bool],
+        active: &[usize],
+    ) -> PairCentres {
+        let st = &stages.stages[2];
+        let cube = &stages.cube;
+        let solved = st.space.project(&cube.solved(), &st.marked);
+        let mut index = std::collections::HashMap::from([(solved, 0u16)]);
+        let mut masks = vec![solved];
+        let mut moves: Vec<[u16; 20]> = Vec::new();
+        let mut k = 0;
+        while k < masks.len() {
+            let mut row = [0u16; 20];
+            for (i, slot) in row.iter_mut().enumerate().take(p3_moves.len()) {
+                let y = st.space.apply(masks[k], centre_move[i]);
+                let next = index.len() as u16;
+                *slot = *index.entry(y).or_insert_with(|| {
+                    masks.push(y);
+                    next
+                });
+            }
+            moves.push(row);
+            k += 1;
+        }
+        // Goals: solved turned by x2, y2, z2 (and not), with no PLL parity.
+        let mut dist = vec![u8::MAX; 2 * masks.len()];
+        let mut layer = Vec::new();
+        for r in [None, Some(Face::U), Some(Face::R), Some(Face::F)] {
+            let mut g = cube.solved();
+            if let Some(face) = r {
+                let rot = Move {
+                    face,
+                    kind: tablegen::notation::MoveKind::Rotation,
+                    turns: 2,
+                };
+                cube.apply(&mut g, rot);
+            }
+            let c = index[&st.space.project(&g, &st.marked)] as usize;
+            if dist[2 * c] != 0 {
+                dist[2 * c] = 0;
+                layer.push(2 * c);
+            }
+        }
+        let mut d = 0;
+        while !layer.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for &x in &layer {
+                for &i in active {
+                    let y = 2 * moves[x / 2][i] as usize + ((x % 2 == 1) ^ pll[i]) as usize;
+                    if dist[y] == u8::MAX {
+                        dist[y] = d;
+                        next.push(y);
+                    }
+                }
+            }
+            layer = next;
+        }
+        PairCentres { index, moves, dist }
+    }
+}
+
+/// Merges turns of the same layers that meet across phase boundaries: block turns
+/// about one axis commute, so a turn merges with the last turn of the same face
+/// and depth among the trailing turns on its axis (and both vanish if they
+/// cancel).
+pub fn simplify(moves: &[Move]) -> Vec<Move> {
+    let mut out: Vec<Move> = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let axis = m.face.axis();
+        let mut merged = false;
+        for j in (0..out.len()).rev() {
+            let p = out[j];
+            if p.face.axis() != axis {
+                break;
+            }
+            if p.face == m.face && p.kind == m.kind {
+                let turns = (p.turns + m.turns) % 4;
+                if turns == 0 {
+                    out.remove(j);
+                } else {
+                    out[j].turns = turns;
+                }
+                merged = true;
+                break;
+            }
+        }
+        if !merged {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// A phase-1+2 candidate: moves (on the cube turned for its axis), the length of
+/// each phase, the state after them (turned) and the axis.
+struct Candidate {
+    moves: Vec<Move>,
+    lens: [usize; 2],
+    state: Vec<u8>,
+    axis: usize,
+}
+
+/// Whole-cube turns that bring each axis to U-D (phase 1 stages that axis's
+/// centres), each with the two choices of the axis phase 2 restricts (F-B, or
+/// R-L after a y turn).
+fn axis_rotations() -> [Vec<Move>; 6] {
+    let rot = |face| Move {
+        face,
+        kind: tablegen::notation::MoveKind::Rotation,
+        turns: 1,
+    };
+    let y = rot(Face::U);
+    [
+        vec![],
+        vec![rot(Face::F)],
+        vec![rot(Face::R)],
+        vec![y],
+        vec![rot(Face::F), y],
+        vec![rot(Face::R), y],
+    ]
+}
+
+/// Phase-2 node: sides-stage coordinate, slot of each wing piece, wing parity.
+#[derive(Clone, Copy, Debug)]
+struct N2 {
+    f: u16,
+    b: u16,
+    pos: [u8; 24],
+    odd: bool,
+}
+
+/// Phase-2 search: IDA* on the sides-stage table (and the wing parity); the
+/// wing split (one wing of each dedge in each class) is checked at the leaves.
+struct P2<'a> {
+    s: &'a Solver4,
+    path: Vec<usize>,
+    nodes: u64,
+    limit: u64,
+    want: usize,
+    /// Index of the phase-1 candidate being searched.
+    start: usize,
+    /// Node count at which the current length is given up.
+    level_end: u64,
+    /// (phase-1 candidate, phase-2 moves) of each leaf found.
+    out: Vec<(usize, Vec<usize>)>,
+}
+
+impl P2<'_> {
+    fn h(&self, n: &N2) -> usize {
+        let r = self.s.sides.rank(n.f, n.b) as usize;
+        let mut h = nibble(self.s.sides_tab.bytes(), r).max(n.odd as usize);
+        for g in 0..4 {
+            h = h.max(self.split_h(n, g));
+        }
+        h
+    }
+
+    /// Bound of the split table on dedges 3g, 3g+1, 3g+2.
+    #[inline]
+    fn split_h(&self, n: &N2, g: usize) -> usize {
+        let pairs: [(u8, u8); 3] = std::array::from_fn(|i| {
+            let d = 3 * g + i;
+            (n.pos[d], n.pos[d + 12])
+        });
+        nibble(self.s.split_tab.bytes(), self.s.split.rank(&pairs) as usize)
+    }
+
+    /// True if `h(n) <= limit`, looking at the cheap bounds first.
+    #[inline]
+    fn within(&self, n: &N2, limit: usize) -> bool {
+        let r = self.s.sides.rank(n.f, n.b) as usize;
+        if nibble(self.s.sides_tab.bytes(), r).max(n.odd as usize) > limit {
+            return false;
+        }
+        // The split table's largest distance is 3: it only prunes below that.
+        limit >= 3 || (0..4).all(|g| self.split_h(n, g) <= limit)
+    }
+
+    /// Every path of exactly `bound - g` more moves to a goal is recorded; true
+    /// once enough are found or the node budget is spent (with one found).
+    fn dfs(&mut self, n: &N2, g: usize, bound: usize, prev: Option<Move>) -> bool {
+        self.nodes += 1;
+        if !self.within(n, bound - g) {
+            return false;
+        }
+        if g == bound {
+            // Split: one wing of each dedge in each class. Phase 3 keeps the
+            // parity of sigma, and sigma's parity is that of the wing permutation
+            // (even here) plus the number of dedges whose high piece sits in the
+            // low class: that number must be even too (else OLL parity).
+            let split = (0..12).all(|d| (n.pos[d] < 12) != (n.pos[d + 12] < 12));
+            let flipped = (0..12).filter(|&d| n.pos[d] >= 12).count();
+            if split && flipped % 2 == 0 {
+                self.out.push((self.start, self.path.clone()));
+            }
+            return self.out.len() >= self.want;
+        }
+        if self.nodes > self.level_end || (self.nodes > self.limit && !self.out.is_empty()) {
+            return true;
+        }
+        for (i, &m) in self.s.p2_moves.iter().enumerate() {
+            if !allowed(prev, m) {
+                continue;
+            }
+            let next = self.s.step2(n, i);
+            self.path.push(i);
+            let stop = self.dfs(&next, g + 1, bound, Some(m));
+            self.path.pop();
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+}
 
 impl P3<'_> {
     fn h(&self, n: &N3) -> usize {
         let st = &self.s.stages.stages[2];
-        let c = st.table.get(st.space.rank(n.centres)) as usize;
-        let mut h = c;
-        let bytes = self.s.pair_tab.bytes();
-        for g in GROUPS {
-            let mut pairs = g.map(|d| (n.hi[d], n.lo[d]));
-            h = h.max(nibble(bytes, self.s.pair.rank(&mut pairs) as usize));
-        }
-        h
+        let _ = st;
+        let c = self.s.centres3.dist[2 * n.centres as usize + n.pll as usize] as usize;
+        c.max(n.edges as usize)
     }
 
     fn dfs(&mut self, n: &N3, g: usize, bound: usize, prev: Option<Move>) -> bool {
@@ -448,25 +661,18 @@ impl P3<'_> {
             return false;
         }
         let h = self.h(n);
-        if h == 0 && !n.pll {
+        if h == 0 {
             return true;
         }
-        // With PLL parity left, at least one more move is needed.
-        if g + h.max(n.pll as usize) > bound {
+        if g + h > bound {
             return false;
         }
-        let st = &self.s.stages.stages[2];
-        for (i, &m) in self.s.p3_moves.iter().enumerate() {
+        for &i in &self.s.p3_active {
+            let m = self.s.p3_moves[i];
             if !allowed(prev, m) {
                 continue;
             }
-            let (hi_p, lo_p) = &self.s.pair.moves[i];
-            let next = N3 {
-                centres: st.space.apply(n.centres, self.s.p3_centre_move[i]),
-                hi: n.hi.map(|x| hi_p[x as usize]),
-                lo: n.lo.map(|x| lo_p[x as usize]),
-                pll: n.pll ^ self.s.p3_pll[i],
-            };
+            let next = self.s.step3(n, i);
             self.path.push(i);
             if self.dfs(&next, g + 1, bound, Some(m)) {
                 return true;
@@ -497,8 +703,13 @@ impl Solver4 {
         }
         let p3_moves = moves_of(REDUCTION_IDS[2])?;
         let sides = SideCentresSpace::new(&p2_moves).map_err(|e| bad(REDUCTION_IDS[0], e))?;
-        let sep = SeparationSpace::new(&p2_moves);
-        let pair = PairingSpace::new(4, &p3_moves).map_err(|e| bad(REDUCTION_IDS[2], e))?;
+        let wings = Wings::new();
+        let p2_slot: Vec<[u8; 24]> = p2_moves
+            .iter()
+            .map(|&m| wings.slot_perm(&stages.cube, m))
+            .collect();
+        let p2_odd = p2_slot.iter().map(|p| odd(p)).collect();
+        let pair = PairAllSpace::new(&p3_moves).map_err(|e| bad(REDUCTION_IDS[2], e))?;
         let cs = &stages.stages[2];
         let p3_centre_move = p3_moves
             .iter()
@@ -511,7 +722,7 @@ impl Solver4 {
             .collect::<Result<Vec<_>, _>>()?;
         let cube = &stages.cube;
         let face_colour = [0, 1, 2, 3, 4, 5];
-        let p3_pll = p3_moves
+        let p3_pll: Vec<bool> = p3_moves
             .iter()
             .zip(&pair.moves)
             .map(|(&m, (hi, _))| {
@@ -521,19 +732,31 @@ impl Solver4 {
                 odd(&cp) ^ odd(hi)
             })
             .collect();
+        let p3_active: Vec<usize> = (0..p3_moves.len())
+            .filter(|&i| {
+                let m = p3_moves[i];
+                !(m.kind == tablegen::notation::MoveKind::Block(2)
+                    && matches!(m.face, Face::D | Face::L | Face::B))
+            })
+            .collect();
+        let centres3 = PairCentres::new(&stages, &p3_moves, &p3_centre_move, &p3_pll, &p3_active);
         Ok(Solver4 {
             sides_tab: Nibbles::load(REDUCTION_IDS[0], dir, quiet)?,
-            sep_tab: Nibbles::load(REDUCTION_IDS[1], dir, quiet)?,
-            pair_tab: Nibbles::load(REDUCTION_IDS[2], dir, quiet)?,
+
+            pair_tab: Trits::load(REDUCTION_IDS[2], dir, quiet)?,
+            split: SplitSpace::new(3, &p2_moves),
+            split_tab: Nibbles::load(REDUCTION_IDS[1], dir, quiet)?,
             solver3: Solver3::load(dir, quiet)?,
             stages,
-            wings: Wings::new(),
+            wings,
             sides,
-            sep,
+            p2_slot,
+            p2_odd,
             p2_moves,
             pair,
             p3_moves,
-            p3_centre_move,
+            centres3,
+            p3_active,
             p3_pll,
         })
     }
@@ -542,64 +765,237 @@ impl Solver4 {
     pub fn table_bytes(&self) -> u64 {
         let n = |t: &Nibbles| t.bytes().len() as u64;
         n(&self.sides_tab)
-            + n(&self.sep_tab)
-            + n(&self.pair_tab)
+            + n(&self.split_tab)
+            + self.pair_tab.bytes().len() as u64
             + self.solver3.table_bytes()
             + self.stages.table_bytes()
     }
 
+    /// Phase-1 solutions (U/D centres staged) of the optimal length and up to
+    /// `slack` moves longer, at most `cap`, shortest first, as move indices into
+    /// the ud-stage move list. Each length is enumerated by a depth-first search
+    /// bounded by the (exact) table distance.
+    fn phase1_candidates(
+        &self,
+        state: &[u8],
+        slack: usize,
+        cap: usize,
+    ) -> Result<Vec<Vec<usize>>, String> {
+        let st = &self.stages.stages[0];
+        let root = st.rank(state)?;
+        fn go(
+            st: &Stage,
+            r: u64,
+            left: usize,
+            path: &mut Vec<usize>,
+            out: &mut Vec<Vec<usize>>,
+            cap: usize,
+        ) {
+            if left == 0 {
+                if st.table.get(r) == 0 {
+                    out.push(path.clone());
+                }
+                return;
+            }
+            let prev = path.last().map(|&m| st.moves[m]);
+            for m in 0..st.moves.len() {
+                if out.len() >= cap {
+                    return;
+                }
+                if !allowed(prev, st.moves[m]) {
+                    continue;
+                }
+                let t = st.space.rank(st.space.apply(st.space.unrank(r), m));
+                if (st.table.get(t) as usize) < left {
+                    path.push(m);
+                    go(st, t, left - 1, path, out, cap);
+                    path.pop();
+                }
+            }
+        }
+        let opt = st.table.get(root) as usize;
+        let mut out = Vec::new();
+        for len in opt..=opt + slack {
+            go(st, root, len, &mut Vec::new(), &mut out, cap);
+        }
+        if out.is_empty() {
+            return Err("4x4x4-ud-stage: no way down".into());
+        }
+        Ok(out)
+    }
+
+    /// Phase-2 node of a state whose U/D centres are staged.
+    fn node2(&self, state: &[u8]) -> Result<N2, String> {
+        let piece = self.wings.read(state)?;
+        let mut pos = [0u8; 24];
+        for (slot, &p) in piece.iter().enumerate() {
+            pos[p as usize] = slot as u8;
+        }
+        let (f, b) = self.sides.project(state);
+        Ok(N2 {
+            f,
+            b,
+            pos,
+            odd: odd(&piece),
+        })
+    }
+
+    /// Phase-2 child of `n` by move `i`.
+    #[inline]
+    fn step2(&self, n: &N2, i: usize) -> N2 {
+        let (f, b) = self.sides.apply(n.f, n.b, i);
+        let p = &self.p2_slot[i];
+        N2 {
+            f,
+            b,
+            pos: n.pos.map(|x| p[x as usize]),
+            odd: n.odd ^ self.p2_odd[i],
+        }
+    }
+
+    /// Phases 1 and 2 of a valid state: candidates (moves, phase lengths, state
+    /// after them), shortest first; at most `want`.
+    fn reduce_candidates(&self, state: &[u8], opts: &Options4) -> Result<Vec<Candidate>, String> {
+        let cube = &self.stages.cube;
+        let st0 = &self.stages.stages[0];
+        // Phase 1 on each axis: the cube is turned so that the axis is U-D, and the
+        // moves found are renamed for the cube as given at the end.
+        let mut starts = Vec::new();
+        let axes = if opts.all_axes { 6 } else { 1 };
+        for (axis, rotation) in axis_rotations().into_iter().take(axes).enumerate() {
+            let mut turned = state.to_vec();
+            cube.apply_alg(&mut turned, &rotation);
+            let cap = opts.phase1_candidates.div_ceil(axes);
+            for p1 in self.phase1_candidates(&turned, opts.phase1_slack, cap)? {
+                let moves: Vec<Move> = p1.iter().map(|&m| st0.moves[m]).collect();
+                let mut s = turned.clone();
+                cube.apply_alg(&mut s, &moves);
+                let root = self.node2(&s)?;
+                starts.push((moves, s, root, axis));
+            }
+        }
+        starts.sort_by_key(|st| st.0.len());
+        let mut p2 = P2 {
+            s: self,
+            path: Vec::new(),
+            nodes: 0,
+            limit: opts.phase2_nodes,
+            want: opts.phase2_candidates,
+            start: 0,
+            level_end: 0,
+            out: Vec::new(),
+        };
+        // Deepen on the length of phases 1 and 2 together, over every start.
+        let lower: Vec<usize> = starts
+            .iter()
+            .map(|(m, _, n, _)| m.len() + p2.h(n))
+            .collect();
+        let mut total = lower.iter().copied().min().unwrap_or(0);
+        // A level that has not given enough after `level_nodes` is left for the
+        // next: the wing split with an even flip count can be rare at one length
+        // (it correlates with the centres) and common one move later.
+        // The budget of a length grows fourfold with each length over the first
+        // bound; from six over, lengths run to completion (a goal is always
+        // reachable, so this ends).
+        let first = total;
+        while total <= 60 {
+            let over = (total - first) as u32;
+            p2.level_end = if over < 6 {
+                p2.nodes + opts.phase2_level_nodes * 4u64.pow(over)
+            } else {
+                u64::MAX
+            };
+            for (k, (m1, _, root, _)) in starts.iter().enumerate() {
+                if lower[k] > total {
+                    continue;
+                }
+                p2.start = k;
+                if p2.dfs(root, 0, total - m1.len(), None) {
+                    break;
+                }
+            }
+            if p2.out.len() >= p2.want || (!p2.out.is_empty() && p2.nodes > p2.limit) {
+                break;
+            }
+            total += 1;
+        }
+        if std::env::var_os("DBG4").is_some() {
+            eprintln!(
+                "p2: first {first} total {total} nodes {} out {} lower {:?}",
+                p2.nodes,
+                p2.out.len(),
+                &lower[..8.min(lower.len())]
+            );
+        }
+        if p2.out.is_empty() {
+            return Err("phase 2 found nothing within 60 moves".into());
+        }
+        let mut out = Vec::new();
+        for (k, path) in p2.out {
+            let (m1, s1, _, axis) = &starts[k];
+            let m2: Vec<Move> = path.iter().map(|&i| self.p2_moves[i]).collect();
+            let mut s = s1.clone();
+            cube.apply_alg(&mut s, &m2);
+            let mut moves = m1.clone();
+            moves.extend(&m2);
+            out.push(Candidate {
+                moves,
+                lens: [m1.len(), m2.len()],
+                state: s,
+                axis: *axis,
+            });
+        }
+        Ok(out)
+    }
+
     /// Phases 1 and 2 (U/D centres staged; L/R and F/B centres staged for the
-    /// pairing group, wings separated, even wing permutation) of a valid state:
-    /// the moves and the length of each phase.
+    /// pairing group, each dedge with one wing in each class, even wing
+    /// permutation) of a valid state: the moves and the length of each phase.
     pub fn reduce_to_pairing(&self, state: &[u8]) -> Result<(Vec<Move>, [usize; 2]), String> {
         validate(&self.stages.cube, state)?;
         self.wings.read(state)?;
-        self.reduce_to_pairing_with(state, Options4::default().beam_width)
+        let opts = Options4 {
+            all_axes: false,
+            ..Options4::default()
+        };
+        let mut c = self.reduce_candidates(state, &opts)?;
+        let c = c.swap_remove(0);
+        Ok((c.moves, c.lens))
     }
 
-    fn reduce_to_pairing_with(
-        &self,
-        state: &[u8],
-        width: usize,
-    ) -> Result<(Vec<Move>, [usize; 2]), String> {
+    /// Phase-3 root of a state after phase 2: per dedge, its wing in the high class
+    /// and its wing in the low class give `sigma`.
+    fn node3(&self, s: &[u8]) -> Result<N3, String> {
         let cube = &self.stages.cube;
-        let mut s = state.to_vec();
-        let mut all = Vec::new();
-        // Phase 1: U/D centres staged (table walk).
-        let st0 = &self.stages.stages[0];
-        let p1: Vec<Move> = st0.walk(&s)?.into_iter().map(|m| st0.moves[m]).collect();
-        cube.apply_alg(&mut s, &p1);
-        let n1 = p1.len();
-        all.extend(p1);
-        // Phase 2: the sides stage and the wing separation.
-        let piece = self.wings.read(&s)?;
-        let (sep, par) = SeparationSpace::project(&piece);
-        let (f, b) = self.sides.project(&s);
-        let root = (sep, par, f, b);
-        let sep_t = self.sep_tab.bytes();
-        let sides_t = self.sides_tab.bytes();
-        let path2 = beam(
-            root,
-            &self.p2_moves,
-            width,
-            40,
-            |st, i| {
-                let (sep, odd) = self.sep.apply(st.0, st.1, i);
-                let (f, b) = self.sides.apply(st.2, st.3, i);
-                (sep, odd, f, b)
-            },
-            |st| {
-                let a = nibble(sep_t, self.sep.rank(st.0, st.1) as usize) as u32;
-                let b = nibble(sides_t, self.sides.rank(st.2, st.3) as usize) as u32;
-                (a + b + a.max(b), a + b == 0)
-            },
-            |_, _| None,
-        )
-        .ok_or("phase 2 found nothing within 40 moves")?;
-        let m2: Vec<Move> = path2.iter().map(|&i| self.p2_moves[i]).collect();
-        let n2 = m2.len();
-        all.extend(m2);
-        Ok((all, [n1, n2]))
+        let piece = self.wings.read(s)?;
+        let mut hi = [u8::MAX; 12];
+        let mut lo = [u8::MAX; 12];
+        for (slot, &p) in piece.iter().enumerate() {
+            let d = p as usize % 12;
+            if slot < 12 {
+                hi[d] = slot as u8;
+            } else {
+                lo[d] = slot as u8 - 12;
+            }
+        }
+        if hi.contains(&u8::MAX) || lo.contains(&u8::MAX) {
+            return Err("phase 2 left both wings of a dedge in one class".into());
+        }
+        let (cp, _) = read_corners(cube, s, &[0, 1, 2, 3, 4, 5])?;
+        let st2 = &self.stages.stages[2];
+        let sigma = PairAllSpace::sigma(&hi, &lo).ok_or("phase 2 left an odd pairing")?;
+        let mask = st2.space.project(s, &st2.marked);
+        let centres = *self
+            .centres3
+            .index
+            .get(&mask)
+            .ok_or("phase 2 left centres the pairing group cannot solve")?;
+        Ok(N3 {
+            centres,
+            sigma,
+            pll: odd(&cp) ^ odd(&hi),
+            edges: self.pairing_distance(&sigma)?,
+        })
     }
 
     /// Solves a 4x4x4 facelet state (96 facelets, colours as [`CubeN::solved`]).
@@ -608,104 +1004,86 @@ impl Solver4 {
         let start = Instant::now();
         let cube = &self.stages.cube;
         validate(cube, state)?;
-        let mut s = state.to_vec();
-        self.wings.read(&s)?;
-        let (mut all, [n1, n2]) = self.reduce_to_pairing_with(&s, opts.beam_width)?;
-        cube.apply_alg(&mut s, &all);
-        let mut phases = vec![("centres-ud", n1), ("separate", n2)];
-        let width = opts.beam_width;
-        // Phase 3: centres solved, edges paired, no PLL parity.
-        let piece = self.wings.read(&s)?;
-        let mut hi = [0u8; 12];
-        let mut lo = [0u8; 12];
-        for (slot, &p) in piece.iter().enumerate() {
-            let p = p as usize;
-            match (p < 12, slot < 12) {
-                (true, true) => hi[p] = slot as u8,
-                (false, false) => lo[p - 12] = slot as u8 - 12,
-                _ => return Err("phase 2 left a wing out of its class".into()),
-            }
+        self.wings.read(state)?;
+        let cands = self.reduce_candidates(state, &opts)?;
+        if std::env::var_os("DBG4").is_some() {
+            eprintln!(
+                "t12 {:.1} ms {} candidates",
+                start.elapsed().as_secs_f64() * 1e3,
+                cands.len()
+            );
+            eprintln!(
+                "{:?}",
+                cands.iter().map(|c| (c.lens, c.axis)).collect::<Vec<_>>()
+            );
         }
-        let (cp, _) = read_corners(cube, &s, &[0, 1, 2, 3, 4, 5])?;
-        let st2 = &self.stages.stages[2];
-        let root = N3 {
-            centres: st2.space.project(&s, &st2.marked),
-            hi,
-            lo,
-            pll: odd(&cp) ^ odd(&hi),
-        };
-        let pair_t = self.pair_tab.bytes();
-        let exact = {
-            let mut p3 = P3 {
+        // Phase 3 over every candidate at once: total length L = 0, 1, ...; the
+        // first candidate whose phase 3 fits in L - (its phases 1 and 2) wins.
+        let mut roots = Vec::new();
+        for c in &cands {
+            let root = self.node3(&c.state)?;
+            let h = P3 {
                 s: self,
                 path: Vec::new(),
                 nodes: 0,
-                limit: opts.exact_nodes,
-            };
-            let mut bound = p3.h(&root).max(root.pll as usize);
-            loop {
-                if p3.dfs(&root, 0, bound, None) {
-                    break Some(p3.path);
+                limit: 0,
+            }
+            .h(&root);
+            roots.push((c.lens[0] + c.lens[1], h, root, c));
+        }
+        roots.sort_by_key(|r| r.0 + r.1);
+        let mut p3 = P3 {
+            s: self,
+            path: Vec::new(),
+            nodes: 0,
+            limit: opts.exact_nodes,
+        };
+        let mut total = roots[0].0 + roots[0].1;
+        // As in phase 2, a length that takes too long is left for the next one,
+        // where solutions are denser.
+        let (path3, pick) = 'found: loop {
+            p3.limit = (p3.nodes + opts.phase3_level_nodes).min(opts.exact_nodes);
+            for (k, r) in roots.iter().enumerate() {
+                if r.0 + r.1 > total {
+                    break;
+                }
+                if p3.dfs(&r.2, 0, total - r.0, None) {
+                    break 'found (std::mem::take(&mut p3.path), k);
                 }
                 if p3.nodes > p3.limit {
-                    break None;
+                    break;
                 }
-                bound += 1;
             }
+            if p3.nodes >= opts.exact_nodes {
+                return Err(format!(
+                    "phase 3 found nothing within {} nodes (total {total})",
+                    opts.exact_nodes
+                ));
+            }
+            total += 1;
         };
-        let path3 = match exact {
-            Some(p) => Some(p),
-            None => beam(
-                root,
-                &self.p3_moves,
-                width,
-                60,
-                |n, i| {
-                    let (hi_p, lo_p) = &self.pair.moves[i];
-                    N3 {
-                        centres: st2.space.apply(n.centres, self.p3_centre_move[i]),
-                        hi: n.hi.map(|x| hi_p[x as usize]),
-                        lo: n.lo.map(|x| lo_p[x as usize]),
-                        pll: n.pll ^ self.p3_pll[i],
-                    }
-                },
-                |n| {
-                    let c = st2.table.get(st2.space.rank(n.centres)) as u32;
-                    let mut sum = c;
-                    let mut max = c;
-                    for g in GROUPS {
-                        let mut pairs = g.map(|d| (n.hi[d], n.lo[d]));
-                        let d = nibble(pair_t, self.pair.rank(&mut pairs) as usize) as u32;
-                        sum += d;
-                        max = max.max(d);
-                    }
-                    (sum + max + n.pll as u32, sum == 0 && !n.pll)
-                },
-                |n, prev| {
-                    let mut p3 = P3 {
-                        s: self,
-                        path: Vec::new(),
-                        nodes: 0,
-                        limit: opts.finish_nodes,
-                    };
-                    let mut bound = p3.h(n);
-                    while p3.nodes < p3.limit {
-                        if p3.dfs(n, 0, bound, prev) {
-                            return Some(p3.path);
-                        }
-                        bound += 1;
-                    }
-                    None
-                },
-            ),
+        if std::env::var_os("DBG4").is_some() {
+            eprintln!(
+                "t12+3 {:.1} ms nodes {} total {total} pick {pick} h {}",
+                start.elapsed().as_secs_f64() * 1e3,
+                p3.nodes,
+                roots[pick].1
+            );
         }
-        .ok_or("phase 3 found nothing within 60 moves")?;
+        let cand = roots[pick].3;
+        let mut all = cand.moves.clone();
+        let mut s = cand.state.clone();
+        let mut phases = vec![("centres-ud", cand.lens[0]), ("separate", cand.lens[1])];
         let m3: Vec<Move> = path3.iter().map(|&i| self.p3_moves[i]).collect();
         cube.apply_alg(&mut s, &m3);
         phases.push(("pair", m3.len()));
         all.extend(m3);
         // The reduced cube as a 3x3x3: corners, one wing per dedge, one centre per face.
+        // Phase 3 may leave the cube turned (x2, y2 or z2): the 3x3x3 is solved on
+        // the turned-back skeleton and its moves renamed for the cube as it is.
         let s3 = tablegen::validate::skeleton3(cube, &s);
+        let (rotation, s3) = tablegen::validate::orient_centres(&CubeN::new(3), &s3)
+            .map_err(|e| format!("reduced cube: {e}"))?;
         let cc = CubieCube::from_facelets(&s3).map_err(|e| format!("reduced cube: {e}"))?;
         let left = opts
             .time_budget
@@ -719,9 +1097,21 @@ impl Solver4 {
             },
         );
         let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
+        let m4 = tablegen::cube::unrotate(&m4, &rotation);
         cube.apply_alg(&mut s, &m4);
         phases.push(("3x3x3", m4.len()));
         all.extend(m4);
+        // The moves were found on the cube turned for the candidate's axis.
+        let found_len = all.len();
+        let all = simplify(&tablegen::cube::unrotate(
+            &all,
+            &axis_rotations()[cand.axis],
+        ));
+        if found_len > all.len() {
+            phases.push(("merged", found_len - all.len()));
+        }
+        let mut s = state.to_vec();
+        cube.apply_alg(&mut s, &all);
         if !cube.is_solved(&s) {
             return Err("internal error: the solution does not solve the cube".into());
         }
@@ -932,13 +1322,19 @@ mod tests {
     /// (70 x 70 x 12: any U/D and L/R arrangement, 12 F/B ones, which are the
     /// goals of `4x4x4-sides-stage`); the PLL parity bit and the parity of the
     /// high wings are independent of the centres (x 2 x 2); high and low wing
-    /// parities stay equal.
+    /// parities stay equal. The phase-3 centre table covers exactly that orbit.
     #[test]
     fn pairing_group_orbit() {
         let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
         let cube = CubeN::new(4);
         let st2 = &s4.stages.stages[2];
         let solved = cube.solved();
+        let group = tablegen::cube4::pairing_moves();
+        assert_eq!(group, s4.p3_moves);
+        let centre_move: Vec<usize> = group
+            .iter()
+            .map(|m| st2.moves.iter().position(|x| x == m).unwrap())
+            .collect();
         let start = (
             s4.sides.project(&solved),
             st2.space.project(&solved, &st2.marked),
@@ -946,17 +1342,15 @@ mod tests {
             false,
             false,
         );
-        let group = tablegen::cube4::pairing_moves();
-        assert_eq!(group, s4.p3_moves);
         let sides = SideCentresSpace::new(&group).unwrap();
         let mut seen = std::collections::HashSet::from([start]);
         let mut stack = vec![start];
         while let Some(x) = stack.pop() {
-            for i in 0..group.len() {
+            for (i, &cm) in centre_move.iter().enumerate() {
                 let (hi, lo) = &s4.pair.moves[i];
                 let y = (
                     sides.apply(x.0 .0, x.0 .1, i),
-                    st2.space.apply(x.1, s4.p3_centre_move[i]),
+                    st2.space.apply(x.1, cm),
                     x.2 ^ odd(hi),
                     x.3 ^ odd(lo),
                     x.4 ^ s4.p3_pll[i],
@@ -978,11 +1372,23 @@ mod tests {
         assert_eq!(count(&|x| ((x.0 .0 as u128) << 16) | x.0 .1 as u128), 12);
         assert_eq!(count(&|x| (x.2 as u128) << 1 | x.3 as u128), 2);
         assert!(seen.iter().all(|x| x.2 == x.3));
+        // The phase-3 centre index is that orbit, and its move table agrees with
+        // the facelet-mask moves.
+        let c3 = &s4.centres3;
+        assert_eq!(c3.index.len(), 58_800);
+        for (&mask, &k) in c3.index.iter().take(2000) {
+            for (i, &cm) in centre_move.iter().enumerate() {
+                let y = st2.space.apply(mask, cm);
+                assert_eq!(c3.index[&y], c3.moves[k as usize][i]);
+            }
+        }
+        // Distances: every (arrangement, PLL bit) is reached; solved is 0.
+        assert!(c3.dist.iter().all(|&d| d != u8::MAX));
+        assert_eq!(c3.dist[0], 0);
     }
 
-    /// States a few pairing-group moves from solved: the reduction (phases 2-4)
-    /// solves them and the result is checked on the facelets. Random states are
-    /// not yet in reach of phase 3 (see the issue notes).
+    /// States a few pairing-group moves from solved: the reduction solves them
+    /// and the result is checked on the facelets.
     #[test]
     fn near_reduced_states_are_solved() {
         let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
@@ -999,10 +1405,21 @@ mod tests {
             let mut t = s.clone();
             cube.apply_alg(&mut t, &sol.moves);
             assert!(cube.is_solved(&t));
-            assert_eq!(sol.phases[0].1 + sol.phases[1].1, 0, "already staged");
+            // The reduction is no longer than the scramble (the empty phases 1
+            // and 2 are a candidate, and phase 3 deepens on the total length).
+            let reduce: usize = sol.phases[..3].iter().map(|p| p.1).sum();
+            assert!(
+                reduce <= len,
+                "{reduce} moves to reduce a {len}-move scramble"
+            );
+            let merged = sol
+                .phases
+                .iter()
+                .find(|p| p.0 == "merged")
+                .map_or(0, |p| p.1);
             assert_eq!(
                 sol.phases.iter().map(|p| p.1).sum::<usize>(),
-                sol.moves.len()
+                sol.moves.len() + 2 * merged
             );
         }
         // Phases 1 and 2 on random scrambles: staged and separated afterwards.
@@ -1018,10 +1435,17 @@ mod tests {
             lens[1] += n[1];
             cube.apply_alg(&mut s, &moves);
             let piece = s4.wings.read(&s).unwrap();
+            // Each dedge has one wing in each class, and an even number of them
+            // has the high piece in the low class.
+            let mut pos = [0usize; 24];
+            for (slot, &p) in piece.iter().enumerate() {
+                pos[p as usize] = slot;
+            }
             assert!(
-                (0..24).all(|i| (piece[i] < 12) == (i < 12)),
-                "wings separated"
+                (0..12).all(|d| (pos[d] < 12) != (pos[d + 12] < 12)),
+                "split"
             );
+            assert_eq!((0..12).filter(|&d| pos[d] >= 12).count() % 2, 0);
             assert!(!odd(&piece), "even wing permutation");
             let (f, b) = s4.sides.project(&s);
             let goals: Vec<u64> = tablegen::bfs::Space::goals(&s4.sides);

@@ -118,6 +118,48 @@ impl Nibbles {
     }
 }
 
+/// A distance-mod-3 table stored as trits (5 per byte), for walking downhill or
+/// for an exact bound that follows the search one move at a time.
+pub struct Trits {
+    mapped: Option<tablefmt::Table>,
+    owned: Vec<u8>,
+}
+
+impl Trits {
+    /// Opens (or builds) table `id`, which must be stored as trits.
+    pub fn load(id: &str, dir: &Path, quiet: bool) -> Result<Trits, TableError> {
+        match load_or_build(id, dir, quiet)? {
+            DistanceTable::Mapped(t) => {
+                if t.encoding() != tablefmt::Encoding::Trit {
+                    return Err(TableError::Build(
+                        id.into(),
+                        format!("stored as {}, expected trit", t.encoding()),
+                    ));
+                }
+                Ok(Trits {
+                    mapped: Some(t),
+                    owned: Vec::new(),
+                })
+            }
+            DistanceTable::Owned(v) => {
+                let residues: Vec<u8> = v.iter().map(|&d| d % 3).collect();
+                Ok(Trits {
+                    mapped: None,
+                    owned: tablefmt::pack_dense(&residues, tablefmt::Encoding::Trit)?,
+                })
+            }
+        }
+    }
+
+    /// The packed bytes.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.mapped {
+            Some(t) => t.payload(),
+            None => &self.owned,
+        }
+    }
+}
+
 /// The nibble of rank `i` in packed bytes.
 #[inline(always)]
 pub fn nibble(bytes: &[u8], i: usize) -> usize {

@@ -103,3 +103,67 @@ fn domino_random_states_are_solved() {
         );
     }
 }
+
+/// Uniformly random 4x4x4 states (random corner, wing and centre arrangements, so
+/// every OLL and PLL parity case occurs), solved by the reduction and replayed on
+/// the facelet model from the printed notation. Search widths are reduced to keep
+/// the test short; the solver's correctness does not depend on them.
+#[test]
+fn four_by_four_random_states_are_solved() {
+    use rayon::prelude::*;
+    use solvers::cube4::{Options4, Solver4};
+    use tablegen::notation::MoveKind;
+    let solver = Solver4::load(&tables(), true).unwrap();
+    let cube = CubeN::new(4);
+    let opts = Options4 {
+        phase2_candidates: 1,
+        time_budget: std::time::Duration::from_millis(5),
+        ..Options4::default()
+    };
+    let w = tablegen::cube4::Wings::new();
+    let count: u64 = std::env::var("SOLVE4_STATES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let results: Vec<(usize, bool)> = (0..count)
+        .into_par_iter()
+        .map(|seed| {
+            let state = tablegen::cube4::random_state(seed ^ 0x4444);
+            let odd_wings = tablegen::cube4::odd(&w.read(&state).unwrap());
+            let sol = solver
+                .solve(&state, opts)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let text: Vec<String> = sol.moves.iter().map(|m| m.to_string()).collect();
+            let moves = tablegen::notation::parse_alg(&text.join(" ")).unwrap();
+            assert_eq!(moves, sol.moves, "notation round trip");
+            assert!(moves
+                .iter()
+                .all(|m| matches!(m.kind, MoveKind::Block(1 | 2))));
+            let mut s = state.clone();
+            cube.apply_alg(&mut s, &moves);
+            assert!(cube.is_solved(&s), "seed {seed}: {}", text.join(" "));
+            let phases: usize = sol
+                .phases
+                .iter()
+                .map(|&(name, n)| if name == "merged" { 0 } else { n })
+                .sum();
+            let merged = sol
+                .phases
+                .iter()
+                .find(|p| p.0 == "merged")
+                .map_or(0, |p| p.1);
+            assert_eq!(phases, moves.len() + merged);
+            (moves.len(), odd_wings)
+        })
+        .collect();
+    let odd = results.iter().filter(|r| r.1).count();
+    let n = results.len();
+    assert!(
+        (n * 2 / 5..n * 3 / 5).contains(&odd),
+        "OLL parity cases: {odd} of {n}"
+    );
+    let max = results.iter().map(|r| r.0).max().unwrap();
+    let avg = results.iter().map(|r| r.0).sum::<usize>() as f64 / n as f64;
+    eprintln!("4x4x4: {n} random states, avg {avg:.2} moves, max {max}");
+    assert!(max <= 80, "max {max}");
+}

@@ -173,6 +173,16 @@ const fn trit_table() -> [[u8; 5]; 256] {
     t
 }
 
+/// Value `i` of a trit-packed payload (see [`Encoding::Trit`]), for hot loops that
+/// hold the payload bytes directly.
+///
+/// # Panics
+/// If `i / 5` is out of range of `packed`.
+#[inline(always)]
+pub fn trit(packed: &[u8], i: usize) -> u8 {
+    TRIT_DIGITS[usize::from(packed[i / 5])][i % 5]
+}
+
 /// Powers of 3 for packing trits.
 const POW3: [u8; 5] = [1, 3, 9, 27, 81];
 

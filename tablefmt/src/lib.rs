@@ -74,7 +74,7 @@ mod error;
 mod files;
 mod table;
 
-pub use encoding::{pack_dense, unpack_dense, DenseView, Encoding, ParseEncodingError};
+pub use encoding::{pack_dense, trit, unpack_dense, DenseView, Encoding, ParseEncodingError};
 pub use error::{ErrorKind, FormatError};
 pub use files::{build_fst, checksum_hex, compress_file, decompress_file, write_atomic};
 pub use fst;

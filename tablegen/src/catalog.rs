@@ -220,6 +220,10 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
             cube4::Reduction4::Pairing(k) => {
                 dense(&cube4::PairingSpace::new(k as usize, moves)?, progress)
             }
+            cube4::Reduction4::PairAll => dense(&cube4::PairAllSpace::new(moves)?, progress),
+            cube4::Reduction4::Split(k) => {
+                dense(&cube4::SplitSpace::new(k as usize, moves), progress)
+            }
         },
         SpaceDef::Facelets { def: p, moves } => {
             let space = projection::build(p, moves)?;
@@ -507,6 +511,32 @@ pub fn catalog() -> Vec<TableDef> {
             expected_states: 495 * 11_880,
             expected_histogram: None,
             source: "C(12,4) x 12!/8!",
+        },
+        TableDef {
+            id: "4x4x4-wings-split3",
+            puzzle: "4x4x4",
+            summary: "4x4x4 three dedges with one wing in each class (any three); the lr-stage moves",
+            space: SpaceDef::Reduction4 {
+                space: cube4::Reduction4::Split(3),
+                moves: lr_moves.clone(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 2_018_940,
+            expected_histogram: None,
+            source: "C(24,6) x 5 x 3 (three unordered pairs of slots)",
+        },
+        TableDef {
+            id: "4x4x4-wings-pair",
+            puzzle: "4x4x4",
+            summary: "4x4x4 all twelve dedges paired in <U,D,R,L,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2> (distance mod 3)",
+            space: SpaceDef::Reduction4 {
+                space: cube4::Reduction4::PairAll,
+                moves: cube4::pairing_moves(),
+            },
+            encoding: Encoding::Trit,
+            expected_states: 239_500_800,
+            expected_histogram: None,
+            source: "12!/2 (even relative permutations)",
         },
         TableDef {
             id: "5x5x5-ud-t-stage",

@@ -237,6 +237,12 @@ pub enum Reduction4 {
     Separation,
     /// `k` dedges paired, with high and low pieces kept in their classes.
     Pairing(u8),
+    /// All 12 dedges paired: the relative permutation (high slot -> low slot of
+    /// the same dedge), always even.
+    PairAll,
+    /// `k` dedges split: the slots of their two wings as `k` unordered pairs
+    /// (dedges unlabelled); goal: each pair has one slot in each class.
+    Split(u8),
     /// The centres of R F L B (U/D staged) as F, B or other: goal, the arrangements
     /// the pairing group reaches from solved.
     SideCentres,
@@ -255,6 +261,14 @@ impl Reduction4 {
             Reduction4::Pairing(k) => format!(
                 "4x4x4-wings pairing k={k} rank=colex(sorted high slots,12c{k})*P(12,{k})+lehmer(low slots)"
             ),
+            Reduction4::PairAll => {
+                "4x4x4-wings pairing all 12 rank=even-lehmer(high slot -> low slot of the same dedge)"
+                    .into()
+            }
+            Reduction4::Split(k) => format!(
+                "4x4x4-wings split k={k} rank=colex(slots,24c{})*(2k-1)!!+matching(smallest with the j-th other)",
+                2 * k
+            ),
         }
     }
 
@@ -266,6 +280,11 @@ impl Reduction4 {
             Reduction4::Pairing(k) => {
                 let b = binomials(12);
                 b[12][k as usize] * (12 - k as u64 + 1..=12).product::<u64>()
+            }
+            Reduction4::PairAll => crate::perm::EVEN12,
+            Reduction4::Split(k) => {
+                let b = binomials(24);
+                b[24][2 * k as usize] * (1..=k as u64).map(|i| 2 * i - 1).product::<u64>()
             }
         }
     }
@@ -489,6 +508,272 @@ impl Space for PairingSpace {
             }
         }
     }
+}
+
+/// The pairing of all 12 dedges as one permutation: `sigma[h]` is the low slot
+/// holding the low wing of the dedge whose high wing is in high slot `h`. Paired
+/// is `sigma = identity`; relabelling the dedges leaves `sigma` unchanged, and a
+/// move with slot images `(hi, lo)` maps it to `lo . sigma . hi^-1`. Under the
+/// pairing group both classes are permuted with the same parity, so `sigma` stays
+/// even: 12!/2 ranks.
+pub struct PairAllSpace {
+    /// Per move: images of the 12 high slots and of the 12 low slots (0..12 each).
+    pub moves: Vec<([u8; 12], [u8; 12])>,
+}
+
+impl PairAllSpace {
+    /// The space under `moves`; an error if a move mixes the wing classes.
+    pub fn new(moves: &[Move]) -> Result<PairAllSpace, String> {
+        let cube = CubeN::new(4);
+        let w = Wings::new();
+        let mut mv = Vec::new();
+        for &m in moves {
+            let p = w.slot_perm(&cube, m);
+            let mut hi = [0u8; 12];
+            let mut lo = [0u8; 12];
+            for e in 0..12 {
+                if p[e] >= 12 || p[e + 12] < 12 {
+                    return Err(format!("move {m} moves wings between the classes"));
+                }
+                hi[e] = p[e];
+                lo[e] = p[e + 12] - 12;
+            }
+            if odd(&hi) != odd(&lo) {
+                return Err(format!(
+                    "move {m} permutes the two classes with different parities"
+                ));
+            }
+            mv.push((hi, lo));
+        }
+        Ok(PairAllSpace { moves: mv })
+    }
+
+    /// `sigma` of a state given, per dedge, the high slot of its high wing and
+    /// the low slot of its low wing; None if `sigma` is odd (not in the space).
+    pub fn sigma(hi: &[u8; 12], lo: &[u8; 12]) -> Option<[u8; 12]> {
+        let mut s = [0u8; 12];
+        for d in 0..12 {
+            s[hi[d] as usize] = lo[d];
+        }
+        (!odd(&s)).then_some(s)
+    }
+
+    /// `sigma` after move `i`.
+    #[inline]
+    pub fn apply(&self, sigma: &[u8; 12], i: usize) -> [u8; 12] {
+        let (hi, lo) = &self.moves[i];
+        let mut out = [0u8; 12];
+        for h in 0..12 {
+            out[hi[h] as usize] = lo[sigma[h] as usize];
+        }
+        out
+    }
+
+    /// Rank of an even `sigma`.
+    #[inline]
+    pub fn rank(sigma: &[u8; 12]) -> u64 {
+        u64::from(crate::perm::even_rank12(sigma))
+    }
+
+    /// The `sigma` of a rank.
+    #[inline]
+    pub fn unrank(rank: u64) -> [u8; 12] {
+        crate::perm::even_unrank12(rank as u32)
+    }
+}
+
+impl Space for PairAllSpace {
+    fn size(&self) -> u64 {
+        crate::perm::EVEN12
+    }
+    fn goals(&self) -> Vec<u64> {
+        vec![0]
+    }
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let s = Self::unrank(rank);
+        for i in 0..self.moves.len() {
+            if !f(Self::rank(&self.apply(&s, i))) {
+                return;
+            }
+        }
+    }
+}
+
+/// `k` dedges' wings as `k` unordered pairs of slots, the dedges unlabelled:
+/// whether each dedge has one wing in each class (the end of phase 2 of the
+/// reduction) depends on nothing else. Ranks: the `2k` slots as a colex-ranked
+/// set, times the matching of those slots into pairs ((2k-1)!! ways: the smallest
+/// unmatched slot takes the j-th of the others).
+pub struct SplitSpace {
+    k: usize,
+    binom: Vec<Vec<u64>>,
+    /// Per move: the image of each of the 24 slots.
+    pub moves: Vec<[u8; 24]>,
+    /// (2k-1)!!
+    matchings: u64,
+    /// The 2k-subsets of the 24 slots in colex order.
+    sets: Vec<u32>,
+}
+
+impl SplitSpace {
+    /// The space for `k` dedges (1..=4) under `moves`.
+    pub fn new(k: usize, moves: &[Move]) -> SplitSpace {
+        let cube = CubeN::new(4);
+        let w = Wings::new();
+        let mv = moves.iter().map(|&m| w.slot_perm(&cube, m)).collect();
+        // Ascending integers with 2k bits set are in colex order.
+        let sets = (0u32..1 << 24)
+            .filter(|x| x.count_ones() as usize == 2 * k)
+            .collect();
+        SplitSpace {
+            k,
+            binom: binomials(24),
+            moves: mv,
+            matchings: (1..=k as u64).map(|i| 2 * i - 1).product(),
+            sets,
+        }
+    }
+
+    /// Rank of `k` slot pairs (in any order, each in any order).
+    pub fn rank(&self, pairs: &[(u8, u8)]) -> u64 {
+        let mut set = 0u32;
+        let mut partner = [0u8; 24];
+        for &(a, b) in pairs {
+            set |= 1 << a | 1 << b;
+            partner[a as usize] = b;
+            partner[b as usize] = a;
+        }
+        let mut colex = 0u64;
+        let mut m = set;
+        let mut i = 1;
+        while m != 0 {
+            colex += self.binom[m.trailing_zeros() as usize][i];
+            m &= m - 1;
+            i += 1;
+        }
+        // Matching: the smallest unmatched slot and the index of its partner among
+        // the other unmatched slots, in mixed radix 2k-1, 2k-3, ..., 1.
+        let mut left = set;
+        let mut r = 0u64;
+        while left != 0 {
+            let a = left.trailing_zeros();
+            left &= left - 1;
+            let b = partner[a as usize] as u32;
+            let j = (left & ((1u32 << b) - 1)).count_ones() as u64;
+            r = r * u64::from(left.count_ones()) + j;
+            left &= !(1 << b);
+        }
+        colex * self.matchings + r
+    }
+
+    /// The pairs of a rank.
+    pub fn unrank(&self, rank: u64, out: &mut [(u8, u8)]) {
+        let mut left = self.sets[(rank / self.matchings) as usize];
+        let mut r = rank % self.matchings;
+        // Digits in radix 1, 3, 5, ... from the least significant end.
+        let mut digits = [0u64; 8];
+        for i in (0..self.k).rev() {
+            let base = 2 * (self.k - i) as u64 - 1;
+            digits[i] = r % base;
+            r /= base;
+        }
+        for (i, pair) in out.iter_mut().enumerate().take(self.k) {
+            let a = left.trailing_zeros();
+            left &= left - 1;
+            let mut rest = left;
+            for _ in 0..digits[i] {
+                rest &= rest - 1;
+            }
+            let b = rest.trailing_zeros();
+            left &= !(1 << b);
+            *pair = (a as u8, b as u8);
+        }
+    }
+
+    /// True if every pair has one slot in each class.
+    pub fn is_goal(pairs: &[(u8, u8)]) -> bool {
+        pairs.iter().all(|&(a, b)| (a < 12) != (b < 12))
+    }
+}
+
+impl Space for SplitSpace {
+    fn size(&self) -> u64 {
+        Reduction4::Split(self.k as u8).size()
+    }
+    fn goals(&self) -> Vec<u64> {
+        let mut pairs = [(0u8, 0u8); 8];
+        (0..self.size())
+            .filter(|&r| {
+                self.unrank(r, &mut pairs[..self.k]);
+                SplitSpace::is_goal(&pairs[..self.k])
+            })
+            .collect()
+    }
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let k = self.k;
+        let mut pairs = [(0u8, 0u8); 8];
+        self.unrank(rank, &mut pairs[..k]);
+        let mut next = [(0u8, 0u8); 8];
+        for p in &self.moves {
+            for i in 0..k {
+                next[i] = (p[pairs[i].0 as usize], p[pairs[i].1 as usize]);
+            }
+            if !f(self.rank(&next[..k])) {
+                return;
+            }
+        }
+    }
+}
+
+/// A uniformly random 4x4x4 state (facelets, colours as [`CubeN::solved`]) from a
+/// seed: corners as a random 3x3x3's (any permutation, twists summing to 0), a
+/// uniformly random permutation of the 24 wings, and a uniformly random
+/// arrangement of the 24 centre facelets. On a 4x4x4 these are independent (the
+/// centres of one colour are interchangeable, so no parity links them).
+pub fn random_state(seed: u64) -> Vec<u8> {
+    let cube = CubeN::new(4);
+    let mut x = seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1;
+    let mut next = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let mut s = cube.solved();
+    // Corners from a random 3x3x3 (its facelet (face, r, c) with r, c in {0, 2}).
+    let c3 = crate::cube3::random_cube(seed ^ 0x5EED).to_facelets();
+    for f in 0..6 {
+        for r in [0, 2] {
+            for c in [0, 2] {
+                s[cube.index(Face::ALL[f], r / 2 * 3, c / 2 * 3)] = c3[f * 9 + r * 3 + c];
+            }
+        }
+    }
+    // Wings: piece p (named by its home slot) in slot perm[p].
+    let w = Wings::new();
+    let solved = cube.solved();
+    let mut perm: Vec<usize> = (0..24).collect();
+    for i in (1..24).rev() {
+        perm.swap(i, next(i + 1));
+    }
+    for (p, &slot) in perm.iter().enumerate() {
+        for k in 0..2 {
+            s[w.slots[slot][k]] = solved[w.slots[p][k]];
+        }
+    }
+    // Centres: a random arrangement of the 24 centre colours.
+    let cells: Vec<usize> = Face::ALL
+        .iter()
+        .flat_map(|&f| [(1, 1), (1, 2), (2, 1), (2, 2)].map(|(r, c)| cube.index(f, r, c)))
+        .collect();
+    let mut colours: Vec<u8> = cells.iter().map(|&i| solved[i]).collect();
+    for i in (1..colours.len()).rev() {
+        colours.swap(i, next(i + 1));
+    }
+    for (&i, &c) in cells.iter().zip(&colours) {
+        s[i] = c;
+    }
+    s
 }
 
 /// The centres of faces R F L B, each F-coloured, B-coloured or other.
@@ -719,6 +1004,37 @@ mod tests {
             let mask = sp.masks[(r / 2) as usize];
             assert_eq!(mask.count_ones(), 12);
             assert_eq!(sp.rank(mask, r % 2 == 1), r);
+        }
+    }
+
+    #[test]
+    fn random_states_are_valid_and_spread() {
+        let cube = CubeN::new(4);
+        let w = Wings::new();
+        let mut odd_wings = 0;
+        for seed in 0..300 {
+            let s = random_state(seed);
+            crate::validate::validate(&cube, &s).unwrap();
+            let piece = w.read(&s).unwrap();
+            odd_wings += odd(&piece) as usize;
+        }
+        // Both wing parities occur (about half each).
+        assert!((100..200).contains(&odd_wings), "{odd_wings}");
+        assert_ne!(random_state(1), random_state(2));
+    }
+
+    #[test]
+    fn split_rank_roundtrip() {
+        let sp = SplitSpace::new(3, &pairing_moves());
+        assert_eq!(sp.size(), 2_018_940);
+        let mut pairs = [(0u8, 0u8); 3];
+        for r in (0..sp.size()).step_by(101) {
+            sp.unrank(r, &mut pairs);
+            assert_eq!(sp.rank(&pairs), r);
+            // Any order of the pairs and within them gives the same rank.
+            pairs.reverse();
+            pairs[0] = (pairs[0].1, pairs[0].0);
+            assert_eq!(sp.rank(&pairs), r);
         }
     }
 }

@@ -1,4 +1,5 @@
 //! The 4x4x4 reduction tables (`4x4x4-sides-stage`, `4x4x4-wings-separate`,
+//! `4x4x4-wings-split3`, `4x4x4-wings-pair`,
 //! `4x4x4-wings-pair4`) against a second method each: a hash-set BFS moved by
 //! the plain facelet permutations, which shares no ranking or move table with
 //! the catalog's spaces.
@@ -207,4 +208,104 @@ fn wings_pair4_against_facelet_bfs() {
         }
     });
     assert_eq!(out.histogram, hist);
+}
+
+#[test]
+fn wings_split3_against_facelet_bfs() {
+    let (moves, out, expected) = build("4x4x4-wings-split3");
+    assert_eq!(out.states(), expected);
+    let cube = CubeN::new(4);
+    let w = Wings::new();
+    // State: three unordered pairs of facelets (each wing slot named by its first
+    // sticker), the pairs sorted; goal: each pair has one high and one low slot.
+    let high: HashSet<u8> = w.slots[..12].iter().map(|f| f[0] as u8).collect();
+    let all: Vec<u8> = w.slots.iter().map(|f| f[0] as u8).collect();
+    let mut starts = Vec::new();
+    let his: Vec<u8> = all.iter().copied().filter(|f| high.contains(f)).collect();
+    let los: Vec<u8> = all.iter().copied().filter(|f| !high.contains(f)).collect();
+    for a in 0..12 {
+        for b in a + 1..12 {
+            for c in b + 1..12 {
+                let hs = [his[a], his[b], his[c]];
+                for x in 0..12 {
+                    for y in 0..12 {
+                        for z in 0..12 {
+                            if x == y || y == z || x == z {
+                                continue;
+                            }
+                            let ls = [los[x], los[y], los[z]];
+                            let mut k: [(u8, u8); 3] =
+                                std::array::from_fn(|i| (hs[i].min(ls[i]), hs[i].max(ls[i])));
+                            k.sort_unstable();
+                            starts.push(k);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let perms = push_perms(&cube, &moves);
+    let hist = bfs(starts, |s, out| {
+        for p in &perms {
+            let mut k = s.map(|(a, b)| {
+                let (x, y) = (p[a as usize], p[b as usize]);
+                (x.min(y), x.max(y))
+            });
+            k.sort_unstable();
+            out.push(k);
+        }
+    });
+    assert_eq!(out.histogram, hist);
+}
+
+/// The full pairing table: every even relative permutation is reached (12!/2,
+/// the count the parity argument gives), the stored residues agree with the
+/// histogram, and its first eight depths equal a hash-set BFS over the facelets
+/// the 24 wing slots' first stickers move to (the dedges unlabelled).
+#[test]
+fn wings_pair_all_against_facelet_bfs() {
+    let def = catalog::find("4x4x4-wings-pair").unwrap();
+    let SpaceDef::Reduction4 { moves, .. } = &def.space else {
+        panic!()
+    };
+    let out = catalog::build(&def, &Progress::hidden()).unwrap();
+    assert_eq!(out.states(), 239_500_800);
+    assert_eq!(out.states(), def.expected_states);
+    let Built::Dense(values) = &out.data else {
+        panic!()
+    };
+    let mut counted = vec![0u64; out.histogram.len()];
+    for &v in values {
+        counted[v as usize] += 1;
+    }
+    assert_eq!(counted, out.histogram);
+    let cube = CubeN::new(4);
+    let w = Wings::new();
+    let mut start: Vec<(u8, u8)> = (0..12)
+        .map(|e| (w.slots[e][0] as u8, w.slots[e + 12][0] as u8))
+        .collect();
+    start.sort_unstable();
+    let perms = push_perms(&cube, moves);
+    let mut seen: HashSet<Vec<(u8, u8)>> = HashSet::from([start.clone()]);
+    let mut frontier = vec![start];
+    let mut hist = vec![1u64];
+    for _ in 0..7 {
+        let mut next = Vec::new();
+        for s in &frontier {
+            for p in &perms {
+                let mut k: Vec<(u8, u8)> = s
+                    .iter()
+                    .map(|&(a, b)| (p[a as usize], p[b as usize]))
+                    .collect();
+                k.sort_unstable();
+                if seen.insert(k.clone()) {
+                    next.push(k);
+                }
+            }
+        }
+        hist.push(next.len() as u64);
+        frontier = next;
+    }
+    assert_eq!(&out.histogram[..8], hist.as_slice());
+    assert_eq!(out.histogram.len(), 14, "max depth 13");
 }

@@ -1,0 +1,83 @@
+//! 4x4x4 reduction benchmark on uniformly random states (warm tables, one
+//! thread): OBTM length (average, min, max, per phase), median and p99 solve
+//! time, table bytes and peak memory.
+//!
+//! `cargo run --release -p solvers --example solve4_bench [-- COUNT [BUDGET_MS [WIDTH]]]`
+
+use solvers::cube4::{Options4, Solver4};
+use std::time::{Duration, Instant};
+use tablegen::cube::CubeN;
+
+/// Peak resident memory of this process (Linux), in MiB.
+fn peak_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn main() {
+    let mut args = std::env::args()
+        .skip(1)
+        .filter_map(|s| s.parse::<u64>().ok());
+    let count = args.next().unwrap_or(1000) as usize;
+    let mut opts = Options4::default();
+    if let Some(ms) = args.next() {
+        opts.time_budget = Duration::from_millis(ms);
+    }
+    if let Some(w) = args.next() {
+        // Narrower search: W phase-1 candidates, W/8 phase-2 candidates.
+        opts.phase1_candidates = w as usize;
+        opts.phase2_candidates = (w as usize / 8).max(1);
+    }
+    let dir = tablegen::artifact::tables_dir(None);
+    let t = Instant::now();
+    let s4 = Solver4::load(&dir, true).expect("4x4x4 tables");
+    println!(
+        "init {:.1} ms, tables {:.1} MB, budget {} ms",
+        t.elapsed().as_secs_f64() * 1e3,
+        s4.table_bytes() as f64 / 1e6,
+        opts.time_budget.as_millis()
+    );
+    let cube = CubeN::new(4);
+    let mut times = Vec::new();
+    let mut lens = Vec::new();
+    let mut phase_sum: Vec<(&str, usize)> = Vec::new();
+    for seed in 0..count as u64 {
+        let st = tablegen::cube4::random_state(seed);
+        let t = Instant::now();
+        let sol = s4.solve(&st, opts).expect("solvable");
+        times.push(t.elapsed().as_secs_f64());
+        let mut s = st.clone();
+        cube.apply_alg(&mut s, &sol.moves);
+        assert!(cube.is_solved(&s), "seed {seed}: not solved");
+        lens.push(sol.moves.len());
+        for &(p, n) in &sol.phases {
+            match phase_sum.iter_mut().find(|(q, _)| *q == p) {
+                Some(acc) => acc.1 += n,
+                None => phase_sum.push((p, n)),
+            }
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize] * 1e3;
+    let n = lens.len() as f64;
+    println!(
+        "4x4x4 n={} avg {:.2} OBTM (min {}, max {}), median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        lens.len(),
+        lens.iter().sum::<usize>() as f64 / n,
+        lens.iter().min().copied().unwrap_or(0),
+        lens.iter().max().copied().unwrap_or(0),
+        pct(0.5),
+        pct(0.99),
+        pct(1.0),
+    );
+    let phases: Vec<String> = phase_sum
+        .iter()
+        .map(|(p, s)| format!("{p} {:.2}", *s as f64 / n))
+        .collect();
+    println!("phases: {}", phases.join(", "));
+    if let Some(m) = peak_mib() {
+        println!("peak memory {m:.0} MiB");
+    }
+}
