@@ -919,14 +919,6 @@ impl Solver4 {
             }
             total += 1;
         }
-        if std::env::var_os("DBG4").is_some() {
-            eprintln!(
-                "p2: first {first} total {total} nodes {} out {} lower {:?}",
-                p2.nodes,
-                p2.out.len(),
-                &lower[..8.min(lower.len())]
-            );
-        }
         if p2.out.is_empty() {
             return Err("phase 2 found nothing within 60 moves".into());
         }
@@ -1006,17 +998,6 @@ impl Solver4 {
         validate(cube, state)?;
         self.wings.read(state)?;
         let cands = self.reduce_candidates(state, &opts)?;
-        if std::env::var_os("DBG4").is_some() {
-            eprintln!(
-                "t12 {:.1} ms {} candidates",
-                start.elapsed().as_secs_f64() * 1e3,
-                cands.len()
-            );
-            eprintln!(
-                "{:?}",
-                cands.iter().map(|c| (c.lens, c.axis)).collect::<Vec<_>>()
-            );
-        }
         // Phase 3 over every candidate at once: total length L = 0, 1, ...; the
         // first candidate whose phase 3 fits in L - (its phases 1 and 2) wins.
         let mut roots = Vec::new();
@@ -1062,14 +1043,6 @@ impl Solver4 {
             }
             total += 1;
         };
-        if std::env::var_os("DBG4").is_some() {
-            eprintln!(
-                "t12+3 {:.1} ms nodes {} total {total} pick {pick} h {}",
-                start.elapsed().as_secs_f64() * 1e3,
-                p3.nodes,
-                roots[pick].1
-            );
-        }
         let cand = roots[pick].3;
         let mut all = cand.moves.clone();
         let mut s = cand.state.clone();
