@@ -743,7 +743,7 @@ impl Solver4 {
         Ok(Solver4 {
             sides_tab: Nibbles::load(REDUCTION_IDS[0], dir, quiet)?,
 
-            pair_tab: Trits::load(REDUCTION_IDS[2], dir, quiet)?,
+            pair_tab: Trits::load_trits(REDUCTION_IDS[2], dir, quiet)?,
             split: SplitSpace::new(3, &p2_moves),
             split_tab: Nibbles::load(REDUCTION_IDS[1], dir, quiet)?,
             solver3: Solver3::load(dir, quiet)?,
@@ -766,7 +766,7 @@ impl Solver4 {
         let n = |t: &Nibbles| t.bytes().len() as u64;
         n(&self.sides_tab)
             + n(&self.split_tab)
-            + self.pair_tab.bytes().len() as u64
+            + n(&self.pair_tab)
             + self.solver3.table_bytes()
             + self.stages.table_bytes()
     }

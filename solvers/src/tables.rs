@@ -79,73 +79,57 @@ pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable,
     }
 }
 
-/// A distance table stored as nibbles (4 bits per rank, the even rank in the low
-/// half of each byte), read without going through the container on every lookup.
-pub struct Nibbles {
+/// A distance table read as its packed payload bytes, without going through the
+/// container on every lookup: nibbles (4 bits per rank, the even rank in the low
+/// half of each byte) or trits (distance mod 3, 5 per byte, for walking downhill
+/// or for an exact bound that follows the search one move at a time).
+pub struct Packed {
     mapped: Option<tablefmt::Table>,
     owned: Vec<u8>,
 }
 
-impl Nibbles {
+/// A table stored as nibbles.
+pub type Nibbles = Packed;
+/// A table stored as trits (distance mod 3).
+pub type Trits = Packed;
+
+impl Packed {
     /// Opens (or builds) table `id`, which must be stored as nibbles.
-    pub fn load(id: &str, dir: &Path, quiet: bool) -> Result<Nibbles, TableError> {
-        match load_or_build(id, dir, quiet)? {
-            DistanceTable::Mapped(t) => {
-                if t.encoding() != tablefmt::Encoding::Nibble {
-                    return Err(TableError::Build(
-                        id.into(),
-                        format!("stored as {}, expected nibble", t.encoding()),
-                    ));
-                }
-                Ok(Nibbles {
-                    mapped: Some(t),
-                    owned: Vec::new(),
-                })
-            }
-            DistanceTable::Owned(v) => Ok(Nibbles {
-                mapped: None,
-                owned: tablefmt::pack_dense(&v, tablefmt::Encoding::Nibble)?,
-            }),
-        }
+    pub fn load(id: &str, dir: &Path, quiet: bool) -> Result<Packed, TableError> {
+        Packed::load_as(id, dir, quiet, tablefmt::Encoding::Nibble)
     }
 
-    /// The packed bytes.
-    pub fn bytes(&self) -> &[u8] {
-        match &self.mapped {
-            Some(t) => t.payload(),
-            None => &self.owned,
-        }
-    }
-}
-
-/// A distance-mod-3 table stored as trits (5 per byte), for walking downhill or
-/// for an exact bound that follows the search one move at a time.
-pub struct Trits {
-    mapped: Option<tablefmt::Table>,
-    owned: Vec<u8>,
-}
-
-impl Trits {
     /// Opens (or builds) table `id`, which must be stored as trits.
-    pub fn load(id: &str, dir: &Path, quiet: bool) -> Result<Trits, TableError> {
+    pub fn load_trits(id: &str, dir: &Path, quiet: bool) -> Result<Packed, TableError> {
+        Packed::load_as(id, dir, quiet, tablefmt::Encoding::Trit)
+    }
+
+    fn load_as(
+        id: &str,
+        dir: &Path,
+        quiet: bool,
+        encoding: tablefmt::Encoding,
+    ) -> Result<Packed, TableError> {
         match load_or_build(id, dir, quiet)? {
             DistanceTable::Mapped(t) => {
-                if t.encoding() != tablefmt::Encoding::Trit {
+                if t.encoding() != encoding {
                     return Err(TableError::Build(
                         id.into(),
-                        format!("stored as {}, expected trit", t.encoding()),
+                        format!("stored as {}, expected {encoding}", t.encoding()),
                     ));
                 }
-                Ok(Trits {
+                Ok(Packed {
                     mapped: Some(t),
                     owned: Vec::new(),
                 })
             }
-            DistanceTable::Owned(v) => {
-                let residues: Vec<u8> = v.iter().map(|&d| d % 3).collect();
-                Ok(Trits {
+            DistanceTable::Owned(mut v) => {
+                if encoding == tablefmt::Encoding::Trit {
+                    v.iter_mut().for_each(|d| *d %= 3);
+                }
+                Ok(Packed {
                     mapped: None,
-                    owned: tablefmt::pack_dense(&residues, tablefmt::Encoding::Trit)?,
+                    owned: tablefmt::pack_dense(&v, encoding)?,
                 })
             }
         }

@@ -399,22 +399,7 @@ impl PairingSpace {
     /// The space for `k` dedges (1..=6) under `moves`; an error if a move mixes
     /// the wing classes.
     pub fn new(k: usize, moves: &[Move]) -> Result<PairingSpace, String> {
-        let cube = CubeN::new(4);
-        let w = Wings::new();
-        let mut mv = Vec::new();
-        for &m in moves {
-            let p = w.slot_perm(&cube, m);
-            let mut hi = [0u8; 12];
-            let mut lo = [0u8; 12];
-            for e in 0..12 {
-                if p[e] >= 12 || p[e + 12] < 12 {
-                    return Err(format!("move {m} moves wings between the classes"));
-                }
-                hi[e] = p[e];
-                lo[e] = p[e + 12] - 12;
-            }
-            mv.push((hi, lo));
-        }
+        let mv = class_images(moves)?;
         let sets = (0u16..1 << 12)
             .filter(|x| x.count_ones() as usize == k)
             .collect::<Vec<_>>();
@@ -510,6 +495,32 @@ impl Space for PairingSpace {
     }
 }
 
+/// The images of the 12 high slots and of the 12 low slots under one move (each
+/// numbered 0..12 within its class).
+pub type ClassImages = ([u8; 12], [u8; 12]);
+
+/// Per move, its [`ClassImages`]; an error if a move mixes the classes.
+fn class_images(moves: &[Move]) -> Result<Vec<ClassImages>, String> {
+    let cube = CubeN::new(4);
+    let w = Wings::new();
+    moves
+        .iter()
+        .map(|&m| {
+            let p = w.slot_perm(&cube, m);
+            let mut hi = [0u8; 12];
+            let mut lo = [0u8; 12];
+            for e in 0..12 {
+                if p[e] >= 12 || p[e + 12] < 12 {
+                    return Err(format!("move {m} moves wings between the classes"));
+                }
+                hi[e] = p[e];
+                lo[e] = p[e + 12] - 12;
+            }
+            Ok((hi, lo))
+        })
+        .collect()
+}
+
 /// The pairing of all 12 dedges as one permutation: `sigma[h]` is the low slot
 /// holding the low wing of the dedge whose high wing is in high slot `h`. Paired
 /// is `sigma = identity`; relabelling the dedges leaves `sigma` unchanged, and a
@@ -524,26 +535,11 @@ pub struct PairAllSpace {
 impl PairAllSpace {
     /// The space under `moves`; an error if a move mixes the wing classes.
     pub fn new(moves: &[Move]) -> Result<PairAllSpace, String> {
-        let cube = CubeN::new(4);
-        let w = Wings::new();
-        let mut mv = Vec::new();
-        for &m in moves {
-            let p = w.slot_perm(&cube, m);
-            let mut hi = [0u8; 12];
-            let mut lo = [0u8; 12];
-            for e in 0..12 {
-                if p[e] >= 12 || p[e + 12] < 12 {
-                    return Err(format!("move {m} moves wings between the classes"));
-                }
-                hi[e] = p[e];
-                lo[e] = p[e + 12] - 12;
-            }
-            if odd(&hi) != odd(&lo) {
-                return Err(format!(
-                    "move {m} permutes the two classes with different parities"
-                ));
-            }
-            mv.push((hi, lo));
+        let mv = class_images(moves)?;
+        if let Some((_, m)) = mv.iter().zip(moves).find(|((h, l), _)| odd(h) != odd(l)) {
+            return Err(format!(
+                "move {m} permutes the two classes with different parities"
+            ));
         }
         Ok(PairAllSpace { moves: mv })
     }
