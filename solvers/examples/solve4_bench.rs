@@ -30,6 +30,18 @@ fn main() {
         opts.phase1_candidates = w as usize;
         opts.phase2_candidates = (w as usize / 8).max(1);
     }
+    // Experiment knobs: BENCH4_P3 (phase-3 solutions finished), BENCH4_MORE
+    // (phase-3 nodes after the first), BENCH4_FINMIN (ms per finish at least).
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    if let Some(k) = env("BENCH4_P3") {
+        opts.phase3_solutions = k as usize;
+    }
+    if let Some(k) = env("BENCH4_MORE") {
+        opts.phase3_more_nodes = k;
+    }
+    if let Some(k) = env("BENCH4_FINMIN") {
+        opts.finish_min = Duration::from_millis(k);
+    }
     let dir = tablegen::artifact::tables_dir(None);
     let t = Instant::now();
     let s4 = Solver4::load(&dir, true).expect("4x4x4 tables");

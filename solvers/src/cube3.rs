@@ -14,7 +14,7 @@
 //! phase 2, and the total keeps shrinking until it reaches `max_length` or the
 //! time budget runs out.
 
-use crate::tables::{nibble, Nibbles, TableError};
+use crate::tables::{nibble, prefetch, Nibbles, TableError};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
@@ -283,15 +283,27 @@ impl Search<'_> {
         if self.nodes & 0x3FF == 0 && self.out_of_time() {
             return;
         }
+        let in_h = t == 0 && f == 0 && s == 0;
         if left == 0 {
             // A phase-1 solution ending in a phase-2 move was already tried one move
             // shorter, with that move in phase 2.
-            if t == 0 && f == 0 && s == 0 && (depth == 0 || !P2_MOVES.contains(&prev)) {
+            if in_h && (depth == 0 || !P2_MOVES.contains(&prev)) {
                 self.start_phase2(depth);
             }
             return;
         }
+        // Already in the phase-2 group with moves to spare: a path that leaves it
+        // and comes back needs at least five moves (as in Kociemba's and
+        // min2phase's searches), and paths that stay in it end in a phase-2 move.
+        if in_h && left < 5 {
+            return;
+        }
+        // The children's table entries are fetched first, all at once, so that
+        // their cache misses overlap; then they are checked in move order.
         let mt = self.mt;
+        let k4 = self.k4;
+        let mut kids = [(0u8, 0u16, 0u16, 0u16, [0u32; 3]); 18];
+        let mut n = 0;
         for m in 0..18 {
             if !allowed(prev, m) {
                 continue;
@@ -301,15 +313,40 @@ impl Search<'_> {
                 mt.flip[f * 18 + m] as usize,
                 mt.slice[s * 18 + m] as usize,
             );
+            let ix = [
+                k4.twist_slice_index(t2, s2),
+                k4.flip_slice_index(f2, s2),
+                k4.twist_flip_index(t2, f2),
+            ];
+            prefetch(self.ts, ix[0] >> 1);
+            prefetch(self.fs, ix[1] >> 1);
+            prefetch(self.tf, ix[2] >> 1);
+            kids[n] = (
+                m as u8,
+                t2 as u16,
+                f2 as u16,
+                s2 as u16,
+                ix.map(|x| x as u32),
+            );
+            n += 1;
+        }
+        for &(m, t2, f2, s2, ix) in &kids[..n] {
             // Cheapest bound first.
-            if nibble(self.ts, self.k4.twist_slice_index(t2, s2)) >= left
-                || nibble(self.fs, self.k4.flip_slice_index(f2, s2)) >= left
-                || nibble(self.tf, self.k4.twist_flip_index(t2, f2)) >= left
+            if nibble(self.ts, ix[0] as usize) >= left
+                || nibble(self.fs, ix[1] as usize) >= left
+                || nibble(self.tf, ix[2] as usize) >= left
             {
                 continue;
             }
-            self.path[depth] = m as u8;
-            self.phase1(t2, f2, s2, depth + 1, left - 1, m);
+            self.path[depth] = m;
+            self.phase1(
+                t2 as usize,
+                f2 as usize,
+                s2 as usize,
+                depth + 1,
+                left - 1,
+                m as usize,
+            );
             if self.stop {
                 return;
             }
@@ -383,6 +420,9 @@ impl Search<'_> {
                 mt.udperm[e * 10 + i] as usize,
                 mt.sperm[s * 10 + i] as usize,
             );
+            // The child's move-table rows, wanted if it is searched.
+            prefetch(&mt.cperm, c2 * 10);
+            prefetch(&mt.udperm, e2 * 10);
             if nibble(self.es, self.k4.eperm_sperm_index(e2, s2)) >= left
                 || nibble(self.cs, self.k4.cperm_sperm_index(c2, s2)) >= left
             {

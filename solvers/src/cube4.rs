@@ -271,6 +271,13 @@ pub struct Options4 {
     /// Node budget of the phase-3 IDA* (a safety net: the bound is the exact
     /// pairing distance, so a search takes far fewer).
     pub exact_nodes: u64,
+    /// Phase-3 solutions of the shortest total, each finished by the 3x3x3
+    /// solver; the shortest whole is kept.
+    pub phase3_solutions: usize,
+    /// Nodes the phase-3 search goes on for after its first solution.
+    pub phase3_more_nodes: u64,
+    /// Least time each 3x3x3 finish gets, even past the time budget.
+    pub finish_min: Duration,
 }
 
 impl Default for Options4 {
@@ -284,6 +291,9 @@ impl Default for Options4 {
             phase2_level_nodes: 500_000,
             phase3_level_nodes: 1_500_000,
             exact_nodes: 200_000_000,
+            phase3_solutions: 8,
+            phase3_more_nodes: 200_000,
+            finish_min: Duration::from_millis(5),
             time_budget: Duration::from_millis(300),
         }
     }
@@ -371,6 +381,14 @@ struct P3<'a> {
     path: Vec<usize>,
     nodes: u64,
     limit: u64,
+    /// Solutions wanted; once the first is found, the search goes on for at
+    /// most `more_nodes` nodes.
+    want: usize,
+    more_nodes: u64,
+    /// Index of the root being searched.
+    root: usize,
+    /// (root, phase-3 moves) of each solution found.
+    out: Vec<(usize, Vec<usize>)>,
 }
 
 impl Solver4 {
@@ -396,22 +414,15 @@ impl Solver4 {
         Ok(d)
     }
 
-    /// Phase-3 child of `n` by move `i`.
+    /// Pairing distance of a neighbour of a state at distance `edges`, from the
+    /// neighbour's residue `t` (distance mod 3): neighbours are one nearer, level
+    /// or one further, and the residue says which.
     #[inline]
-    fn step3(&self, n: &N3, i: usize) -> N3 {
-        let sigma = self.pair.apply(&n.sigma, i);
-        let t = tablefmt::trit(self.pair_tab.bytes(), PairAllSpace::rank(&sigma) as usize);
-        // Neighbours are one nearer, level or one further: the residue says which.
-        let edges = match (t + 3 - n.edges % 3) % 3 {
-            0 => n.edges,
-            1 => n.edges + 1,
-            _ => n.edges - 1,
-        };
-        N3 {
-            centres: self.centres3.moves[n.centres as usize][i],
-            sigma,
-            pll: n.pll ^ self.p3_pll[i],
-            edges,
+    fn next_edges(&self, edges: u8, t: u8) -> u8 {
+        match (t + 3 - edges % 3) % 3 {
+            0 => edges,
+            1 => edges + 1,
+            _ => edges.saturating_sub(1),
         }
     }
 }
@@ -631,13 +642,32 @@ impl P2<'_> {
         if self.nodes > self.level_end || (self.nodes > self.limit && !self.out.is_empty()) {
             return true;
         }
-        for (i, &m) in self.s.p2_moves.iter().enumerate() {
+        // Children in two passes: their sides-stage entries are prefetched
+        // together (the cache misses overlap), then children failing that bound
+        // are counted and dropped before their wings are moved.
+        let s = self.s;
+        let left = bound - g - 1;
+        let mut kids = [(0usize, 0usize); 28];
+        let mut k = 0;
+        for (i, &m) in s.p2_moves.iter().enumerate() {
             if !allowed(prev, m) {
                 continue;
             }
-            let next = self.s.step2(n, i);
+            let (f, b) = s.sides.apply(n.f, n.b, i);
+            let r = s.sides.rank(f, b) as usize;
+            crate::tables::prefetch(s.sides_tab.bytes(), r >> 1);
+            kids[k] = (i, r);
+            k += 1;
+        }
+        for &(i, r) in &kids[..k] {
+            let odd = n.odd ^ s.p2_odd[i];
+            if nibble(s.sides_tab.bytes(), r).max(odd as usize) > left {
+                self.nodes += 1;
+                continue;
+            }
+            let next = s.step2(n, i);
             self.path.push(i);
-            let stop = self.dfs(&next, g + 1, bound, Some(m));
+            let stop = self.dfs(&next, g + 1, bound, Some(s.p2_moves[i]));
             self.path.pop();
             if stop {
                 return true;
@@ -662,22 +692,61 @@ impl P3<'_> {
         }
         let h = self.h(n);
         if h == 0 {
-            return true;
+            // Shorter solutions may come again when a level was cut short.
+            if !self
+                .out
+                .iter()
+                .any(|(r, p)| *r == self.root && *p == self.path)
+            {
+                if self.out.is_empty() {
+                    self.limit = self.limit.min(self.nodes + self.more_nodes);
+                }
+                self.out.push((self.root, self.path.clone()));
+            }
+            return self.out.len() >= self.want;
         }
         if g + h > bound {
             return false;
         }
-        for &i in &self.s.p3_active {
-            let m = self.s.p3_moves[i];
+        // Children in two passes: the centre bound (a small table) first; the
+        // survivors' entries in the big pairing table are prefetched together so
+        // that their cache misses overlap, then checked in move order.
+        let left = bound - g - 1;
+        let s = self.s;
+        let mut kids = [(0usize, 0u16, [0u8; 12], 0usize); 17];
+        let mut k = 0;
+        for &i in &s.p3_active {
+            let m = s.p3_moves[i];
             if !allowed(prev, m) {
                 continue;
             }
-            let next = self.s.step3(n, i);
+            let centres = s.centres3.moves[n.centres as usize][i];
+            let pll = n.pll ^ s.p3_pll[i];
+            if s.centres3.dist[2 * centres as usize + pll as usize] as usize > left
+                || (n.edges as usize).saturating_sub(1) > left
+            {
+                continue;
+            }
+            let sigma = s.pair.apply(&n.sigma, i);
+            let r = PairAllSpace::rank(&sigma) as usize;
+            crate::tables::prefetch(s.pair_tab.bytes(), r / 5);
+            kids[k] = (i, centres, sigma, r);
+            k += 1;
+        }
+        for &(i, centres, sigma, r) in &kids[..k] {
+            let t = tablefmt::trit(s.pair_tab.bytes(), r);
+            let next = N3 {
+                centres,
+                sigma,
+                pll: n.pll ^ s.p3_pll[i],
+                edges: s.next_edges(n.edges, t),
+            };
             self.path.push(i);
-            if self.dfs(&next, g + 1, bound, Some(m)) {
+            let stop = self.dfs(&next, g + 1, bound, Some(s.p3_moves[i]));
+            self.path.pop();
+            if stop {
                 return true;
             }
-            self.path.pop();
         }
         false
     }
@@ -1008,6 +1077,10 @@ impl Solver4 {
                 path: Vec::new(),
                 nodes: 0,
                 limit: 0,
+                want: 1,
+                more_nodes: 0,
+                root: 0,
+                out: Vec::new(),
             }
             .h(&root);
             roots.push((c.lens[0] + c.lens[1], h, root, c));
@@ -1018,22 +1091,28 @@ impl Solver4 {
             path: Vec::new(),
             nodes: 0,
             limit: opts.exact_nodes,
+            want: opts.phase3_solutions.max(1),
+            more_nodes: opts.phase3_more_nodes,
+            root: 0,
+            out: Vec::new(),
         };
         let mut total = roots[0].0 + roots[0].1;
         // As in phase 2, a length that takes too long is left for the next one,
-        // where solutions are denser.
-        let (path3, pick) = 'found: loop {
+        // where solutions are denser. Once one solution is found, the search goes
+        // on a little for more (each ends in a different 3x3x3).
+        loop {
             p3.limit = (p3.nodes + opts.phase3_level_nodes).min(opts.exact_nodes);
             for (k, r) in roots.iter().enumerate() {
                 if r.0 + r.1 > total {
                     break;
                 }
-                if p3.dfs(&r.2, 0, total - r.0, None) {
-                    break 'found (std::mem::take(&mut p3.path), k);
-                }
-                if p3.nodes > p3.limit {
+                p3.root = k;
+                if p3.dfs(&r.2, 0, total - r.0, None) || p3.nodes > p3.limit {
                     break;
                 }
+            }
+            if !p3.out.is_empty() {
+                break;
             }
             if p3.nodes >= opts.exact_nodes {
                 return Err(format!(
@@ -1042,53 +1121,72 @@ impl Solver4 {
                 ));
             }
             total += 1;
-        };
-        let cand = roots[pick].3;
-        let mut all = cand.moves.clone();
-        let mut s = cand.state.clone();
-        let mut phases = vec![("centres-ud", cand.lens[0]), ("separate", cand.lens[1])];
-        let m3: Vec<Move> = path3.iter().map(|&i| self.p3_moves[i]).collect();
-        cube.apply_alg(&mut s, &m3);
-        phases.push(("pair", m3.len()));
-        all.extend(m3);
-        // The reduced cube as a 3x3x3: corners, one wing per dedge, one centre per face.
-        // Phase 3 may leave the cube turned (x2, y2 or z2): the 3x3x3 is solved on
-        // the turned-back skeleton and its moves renamed for the cube as it is.
-        let s3 = tablegen::validate::skeleton3(cube, &s);
-        let (rotation, s3) = tablegen::validate::orient_centres(&CubeN::new(3), &s3)
-            .map_err(|e| format!("reduced cube: {e}"))?;
-        let cc = CubieCube::from_facelets(&s3).map_err(|e| format!("reduced cube: {e}"))?;
-        let left = opts
-            .time_budget
-            .saturating_sub(start.elapsed())
-            .max(Duration::from_millis(10));
-        let found = self.solver3.solve(
-            &cc,
-            crate::cube3::Options {
-                max_length: 21,
-                time_budget: left,
-            },
-        );
-        let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
-        let m4 = tablegen::cube::unrotate(&m4, &rotation);
-        cube.apply_alg(&mut s, &m4);
-        phases.push(("3x3x3", m4.len()));
-        all.extend(m4);
-        // The moves were found on the cube turned for the candidate's axis.
-        let found_len = all.len();
-        let all = simplify(&tablegen::cube::unrotate(
-            &all,
-            &axis_rotations()[cand.axis],
-        ));
-        if found_len > all.len() {
-            phases.push(("merged", found_len - all.len()));
         }
+        // The 3x3x3 finish of each phase-3 solution; the shortest whole wins.
+        // Each finish only has to beat the best so far, in what is left of the
+        // time budget shared among the finishes still to run.
+        let mut best: Option<Solution4> = None;
+        let count = p3.out.len();
+        for (i, (k, path3)) in p3.out.iter().enumerate() {
+            let cand = roots[*k].3;
+            let mut s = cand.state.clone();
+            let m3: Vec<Move> = path3.iter().map(|&i| self.p3_moves[i]).collect();
+            cube.apply_alg(&mut s, &m3);
+            let before = cand.moves.len() + m3.len();
+            let target = match &best {
+                Some(b) => b.moves.len().saturating_sub(before + 1),
+                None => 21,
+            };
+            // The reduced cube as a 3x3x3: corners, one wing per dedge, one centre
+            // per face. Phase 3 may leave the cube turned (x2, y2 or z2): the
+            // 3x3x3 is solved on the turned-back skeleton and its moves renamed
+            // for the cube as it is.
+            let s3 = tablegen::validate::skeleton3(cube, &s);
+            let (rotation, s3) = tablegen::validate::orient_centres(&CubeN::new(3), &s3)
+                .map_err(|e| format!("reduced cube: {e}"))?;
+            let cc = CubieCube::from_facelets(&s3).map_err(|e| format!("reduced cube: {e}"))?;
+            let left = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
+            let found = self.solver3.solve(
+                &cc,
+                crate::cube3::Options {
+                    max_length: target.max(1),
+                    time_budget: left.max(opts.finish_min),
+                },
+            );
+            let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
+            let m4 = tablegen::cube::unrotate(&m4, &rotation);
+            let mut all = cand.moves.clone();
+            all.extend(&m3);
+            all.extend(&m4);
+            // The moves were found on the cube turned for the candidate's axis.
+            let found_len = all.len();
+            let all = simplify(&tablegen::cube::unrotate(
+                &all,
+                &axis_rotations()[cand.axis],
+            ));
+            if best.as_ref().is_some_and(|b| b.moves.len() <= all.len()) {
+                continue;
+            }
+            let mut phases = vec![
+                ("centres-ud", cand.lens[0]),
+                ("separate", cand.lens[1]),
+                ("pair", m3.len()),
+                ("3x3x3", m4.len()),
+            ];
+            if found_len > all.len() {
+                phases.push(("merged", found_len - all.len()));
+            }
+            best = Some(Solution4 { moves: all, phases });
+        }
+        let Some(best) = best else {
+            return Err("internal error: no phase-3 solution".into());
+        };
         let mut s = state.to_vec();
-        cube.apply_alg(&mut s, &all);
+        cube.apply_alg(&mut s, &best.moves);
         if !cube.is_solved(&s) {
             return Err("internal error: the solution does not solve the cube".into());
         }
-        Ok(Solution4 { moves: all, phases })
+        Ok(best)
     }
 }
 

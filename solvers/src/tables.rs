@@ -149,3 +149,21 @@ impl Packed {
 pub fn nibble(bytes: &[u8], i: usize) -> usize {
     ((bytes[i >> 1] >> ((i & 1) << 2)) & 15) as usize
 }
+
+/// Asks the CPU to fetch `items[i]` into the cache (a hint: nothing happens on
+/// other architectures or out of range).
+#[inline(always)]
+pub fn prefetch<T>(items: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(p) = items.get(i) {
+        // SAFETY: a prefetch is only a hint: it reads nothing the program sees and
+        // never faults; the address is within `bytes` anyway.
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                (p as *const T).cast::<i8>(),
+            )
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, i);
+}

@@ -776,7 +776,8 @@ pub fn random_state(seed: u64) -> Vec<u8> {
 pub struct SideCentresSpace {
     /// The 16 facelets, bit i of a mask is facelet `cells[i]`.
     pub cells: [usize; 16],
-    binom: Vec<Vec<u64>>,
+    /// `binom[n][k]` = C(n, k), flat (the ranking runs at every search node).
+    binom: [[u32; 17]; 17],
     /// Per move: image of each of the 16 positions.
     moves: Vec<[u8; 16]>,
     /// Per pairing-group move: images (for the goal set).
@@ -785,6 +786,7 @@ pub struct SideCentresSpace {
     sets12: Vec<u16>,
 }
 
+#[cfg(test)]
 fn compress(x: u16, keep: u16) -> u16 {
     let mut out = 0;
     let mut k = keep;
@@ -854,7 +856,10 @@ impl SideCentresSpace {
         };
         Ok(SideCentresSpace {
             cells,
-            binom: binomials(16),
+            binom: {
+                let b = binomials(16);
+                std::array::from_fn(|n| std::array::from_fn(|k| b[n][k] as u32))
+            },
             moves,
             group,
             sets4: sets(16),
@@ -862,20 +867,31 @@ impl SideCentresSpace {
         })
     }
 
+    #[inline]
     fn colex(&self, mut m: u16) -> u64 {
         let mut r = 0;
         let mut k = 1;
-        while m != 0 {
+        while m != 0 && k < 17 {
             r += self.binom[m.trailing_zeros() as usize][k];
             k += 1;
             m &= m - 1;
         }
-        r
+        r as u64
     }
 
     /// Rank of (F mask, B mask).
+    #[inline]
     pub fn rank(&self, f: u16, b: u16) -> u64 {
-        self.colex(f) * 495 + self.colex(compress(b, !f))
+        // B's mask among the 12 positions F leaves: F's bits are taken out of
+        // B's mask, highest first.
+        let mut rest = b as u32;
+        let mut gaps = f;
+        while gaps != 0 {
+            let p = 15 - gaps.leading_zeros();
+            rest = (rest & ((1 << p) - 1)) | ((rest >> (p + 1)) << p);
+            gaps &= !(1 << p);
+        }
+        self.colex(f) * 495 + self.colex(rest as u16)
     }
 
     /// Masks of a rank.
@@ -1032,5 +1048,24 @@ mod tests {
             pairs[0] = (pairs[0].1, pairs[0].0);
             assert_eq!(sp.rank(&pairs), r);
         }
+    }
+
+    #[test]
+    fn side_centres_rank_is_colex_of_f_then_b_among_the_rest() {
+        let sp = SideCentresSpace::new(&pairing_moves()).unwrap();
+        let mut seen = vec![false; 1820 * 495];
+        for r in 0..1820 * 495 {
+            let (f, b) = sp.unrank(r);
+            assert_eq!(f & b, 0);
+            assert_eq!((f.count_ones(), b.count_ones()), (4, 4));
+            assert_eq!(sp.rank(f, b), r);
+            assert_eq!(
+                sp.rank(f, b),
+                sp.colex(f) * 495 + sp.colex(compress(b, !f)),
+                "rank({f:#x}, {b:#x})"
+            );
+            seen[r as usize] = true;
+        }
+        assert!(seen.iter().all(|&x| x));
     }
 }
