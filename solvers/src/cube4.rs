@@ -251,7 +251,9 @@ pub const REDUCTION_IDS: [&str; 3] = [
 /// Options of a 4x4x4 solve.
 #[derive(Clone, Copy, Debug)]
 pub struct Options4 {
-    /// Time for the whole solve; the 3x3x3 stage gets what is left (at least 10 ms).
+    /// Time for the whole solve: the 3x3x3 finishes share what is left (each
+    /// at least `finish_min`). Past ten times this, phase 2 stops giving a
+    /// length more nodes than the first (it then settles for longer solutions).
     pub time_budget: Duration,
     /// Phase-1 solutions tried (each a different phase-2 start).
     pub phase1_candidates: usize,
@@ -291,8 +293,8 @@ impl Default for Options4 {
             phase2_level_nodes: 500_000,
             phase3_level_nodes: 1_500_000,
             exact_nodes: 200_000_000,
-            phase3_solutions: 8,
-            phase3_more_nodes: 200_000,
+            phase3_solutions: 16,
+            phase3_more_nodes: 2_000_000,
             finish_min: Duration::from_millis(5),
             time_budget: Duration::from_millis(300),
         }
@@ -314,10 +316,10 @@ pub struct Solution4 {
 ///
 /// | phase | goal | moves | bound |
 /// |---|---|---|---|
-/// | `centres-ud` | U/D centres on U or D | 36 | `4x4x4-ud-stage` (walk) |
-/// | `separate` | L/R, F/B centres staged so the pairing group can solve them; high wings in high slots; even wing permutation | 28 (no `Rw Lw Fw Bw` quarters) | max of `4x4x4-sides-stage`, `4x4x4-wings-separate` |
-/// | `pair` | centres solved, edges paired, no PLL parity | 20: `U D R L`, `F2 B2`, wide half turns | max of `4x4x4-centers-solve` and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
-/// | `3x3x3` | solved | 18 outer face turns | the two-phase solver |
+/// | `centres-ud` | U/D centres on U or D (all optimal and +1 solutions, six cube orientations) | 36 | `4x4x4-ud-stage` (walk) |
+/// | `separate` | L/R, F/B centres staged so the pairing group can solve them; each dedge with one wing in each class, an even number of them flipped; even wing permutation | 28 (no `Rw Lw Fw Bw` quarters) | max of `4x4x4-sides-stage`, wing parity, `4x4x4-wings-split3` on four groups of three dedges |
+/// | `pair` | centres solved, edges paired, no PLL parity (up to `x2 y2 z2`) | 17: `U D R L` turns, `F2 B2`, `Uw2 Rw2 Fw2` | max of the phase-3 centre distance and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
+/// | `3x3x3` | solved | 18 outer face turns | the two-phase solver, on each of up to 16 `pair` solutions; the shortest whole is kept |
 pub struct Solver4 {
     stages: CentreStages,
     wings: Wings,
@@ -585,6 +587,10 @@ struct P2<'a> {
     start: usize,
     /// Node count at which the current length is given up.
     level_end: u64,
+    /// After this, a length that is taking long is given up.
+    deadline: Instant,
+    /// Node budget of a length after the deadline.
+    s_level_nodes: u64,
     /// (phase-1 candidate, phase-2 moves) of each leaf found.
     out: Vec<(usize, Vec<usize>)>,
 }
@@ -640,6 +646,13 @@ impl P2<'_> {
             return self.out.len() >= self.want;
         }
         if self.nodes > self.level_end || (self.nodes > self.limit && !self.out.is_empty()) {
+            return true;
+        }
+        if self.nodes & 0xFFFF == 0
+            && self.level_end - self.nodes > self.s_level_nodes
+            && Instant::now() >= self.deadline
+        {
+            self.level_end = self.nodes;
             return true;
         }
         // Children in two passes: their sides-stage entries are prefetched
@@ -925,6 +938,7 @@ impl Solver4 {
     /// Phases 1 and 2 of a valid state: candidates (moves, phase lengths, state
     /// after them), shortest first; at most `want`.
     fn reduce_candidates(&self, state: &[u8], opts: &Options4) -> Result<Vec<Candidate>, String> {
+        let start = Instant::now();
         let cube = &self.stages.cube;
         let st0 = &self.stages.stages[0];
         // Phase 1 on each axis: the cube is turned so that the axis is U-D, and the
@@ -952,6 +966,8 @@ impl Solver4 {
             want: opts.phase2_candidates,
             start: 0,
             level_end: 0,
+            deadline: start + opts.time_budget * 10,
+            s_level_nodes: opts.phase2_level_nodes,
             out: Vec::new(),
         };
         // Deepen on the length of phases 1 and 2 together, over every start.
@@ -966,13 +982,18 @@ impl Solver4 {
         // The budget of a length grows fourfold with each length over the first
         // bound; from six over, lengths run to completion (a goal is always
         // reachable, so this ends).
+        // Past half the time budget, lengths stop growing their budgets (a level
+        // that is taking long is dropped): longer solutions are found fast.
         let first = total;
         while total <= 60 {
             let over = (total - first) as u32;
-            p2.level_end = if over < 6 {
-                p2.nodes + opts.phase2_level_nodes * 4u64.pow(over)
-            } else {
+            let late = Instant::now() >= p2.deadline;
+            p2.level_end = if over >= 12 || (over >= 6 && !late) {
                 u64::MAX
+            } else if late {
+                p2.nodes + opts.phase2_level_nodes
+            } else {
+                p2.nodes + opts.phase2_level_nodes * 4u64.pow(over)
             };
             for (k, (m1, _, root, _)) in starts.iter().enumerate() {
                 if lower[k] > total {
