@@ -410,7 +410,12 @@ impl Search<'_> {
         if self.nodes & 0x3FF == 0 && self.out_of_time() {
             return false;
         }
+        // As in phase 1: the children's pruning entries (and move-table rows,
+        // wanted if they are searched) are fetched together, then checked.
         let mt = self.mt;
+        let k4 = self.k4;
+        let mut kids = [(0u8, 0u16, 0u16, 0u8, 0u32, 0u32); 10];
+        let mut n = 0;
         for (i, &m) in P2_MOVES.iter().enumerate() {
             if !allowed(prev, m) {
                 continue;
@@ -420,16 +425,23 @@ impl Search<'_> {
                 mt.udperm[e * 10 + i] as usize,
                 mt.sperm[s * 10 + i] as usize,
             );
-            // The child's move-table rows, wanted if it is searched.
+            let (ie, ic) = (k4.eperm_sperm_index(e2, s2), k4.cperm_sperm_index(c2, s2));
+            prefetch(self.es, ie >> 1);
+            prefetch(self.cs, ic >> 1);
             prefetch(&mt.cperm, c2 * 10);
             prefetch(&mt.udperm, e2 * 10);
-            if nibble(self.es, self.k4.eperm_sperm_index(e2, s2)) >= left
-                || nibble(self.cs, self.k4.cperm_sperm_index(c2, s2)) >= left
-            {
+            kids[n] = (
+                m as u8, c2 as u16, e2 as u16, s2 as u8, ie as u32, ic as u32,
+            );
+            n += 1;
+        }
+        for &(m, c2, e2, s2, ie, ic) in &kids[..n] {
+            if nibble(self.es, ie as usize) >= left || nibble(self.cs, ic as usize) >= left {
                 continue;
             }
-            self.path[depth] = m as u8;
-            if self.phase2(c2, e2, s2, depth + 1, left - 1, m) {
+            self.path[depth] = m;
+            let (c2, e2, s2) = (c2 as usize, e2 as usize, s2 as usize);
+            if self.phase2(c2, e2, s2, depth + 1, left - 1, m as usize) {
                 return true;
             }
         }

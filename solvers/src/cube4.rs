@@ -252,8 +252,7 @@ pub const REDUCTION_IDS: [&str; 3] = [
 #[derive(Clone, Copy, Debug)]
 pub struct Options4 {
     /// Time for the whole solve: the 3x3x3 finishes share what is left (each
-    /// at least `finish_min`). Past ten times this, phase 2 stops giving a
-    /// length more nodes than the first (it then settles for longer solutions).
+    /// at least `finish_min`).
     pub time_budget: Duration,
     /// Phase-1 solutions tried (each a different phase-2 start).
     pub phase1_candidates: usize,
@@ -587,10 +586,6 @@ struct P2<'a> {
     start: usize,
     /// Node count at which the current length is given up.
     level_end: u64,
-    /// After this, a length that is taking long is given up.
-    deadline: Instant,
-    /// Node budget of a length after the deadline.
-    s_level_nodes: u64,
     /// (phase-1 candidate, phase-2 moves) of each leaf found.
     out: Vec<(usize, Vec<usize>)>,
 }
@@ -646,13 +641,6 @@ impl P2<'_> {
             return self.out.len() >= self.want;
         }
         if self.nodes > self.level_end || (self.nodes > self.limit && !self.out.is_empty()) {
-            return true;
-        }
-        if self.nodes & 0xFFFF == 0
-            && self.level_end - self.nodes > self.s_level_nodes
-            && Instant::now() >= self.deadline
-        {
-            self.level_end = self.nodes;
             return true;
         }
         // Children in two passes: their sides-stage entries are prefetched
@@ -938,7 +926,6 @@ impl Solver4 {
     /// Phases 1 and 2 of a valid state: candidates (moves, phase lengths, state
     /// after them), shortest first; at most `want`.
     fn reduce_candidates(&self, state: &[u8], opts: &Options4) -> Result<Vec<Candidate>, String> {
-        let start = Instant::now();
         let cube = &self.stages.cube;
         let st0 = &self.stages.stages[0];
         // Phase 1 on each axis: the cube is turned so that the axis is U-D, and the
@@ -966,8 +953,6 @@ impl Solver4 {
             want: opts.phase2_candidates,
             start: 0,
             level_end: 0,
-            deadline: start + opts.time_budget * 10,
-            s_level_nodes: opts.phase2_level_nodes,
             out: Vec::new(),
         };
         // Deepen on the length of phases 1 and 2 together, over every start.
@@ -982,18 +967,13 @@ impl Solver4 {
         // The budget of a length grows fourfold with each length over the first
         // bound; from six over, lengths run to completion (a goal is always
         // reachable, so this ends).
-        // Past half the time budget, lengths stop growing their budgets (a level
-        // that is taking long is dropped): longer solutions are found fast.
         let first = total;
         while total <= 60 {
             let over = (total - first) as u32;
-            let late = Instant::now() >= p2.deadline;
-            p2.level_end = if over >= 12 || (over >= 6 && !late) {
-                u64::MAX
-            } else if late {
-                p2.nodes + opts.phase2_level_nodes
-            } else {
+            p2.level_end = if over < 6 {
                 p2.nodes + opts.phase2_level_nodes * 4u64.pow(over)
+            } else {
+                u64::MAX
             };
             for (k, (m1, _, root, _)) in starts.iter().enumerate() {
                 if lower[k] > total {

@@ -117,6 +117,8 @@ fn four_by_four_random_states_are_solved() {
     let cube = CubeN::new(4);
     let opts = Options4 {
         phase2_candidates: 1,
+        phase3_solutions: 2,
+        finish_min: std::time::Duration::from_millis(1),
         time_budget: std::time::Duration::from_millis(5),
         ..Options4::default()
     };
