@@ -680,8 +680,6 @@ impl P2<'_> {
 
 impl P3<'_> {
     fn h(&self, n: &N3) -> usize {
-        let st = &self.s.stages.stages[2];
-        let _ = st;
         let c = self.s.centres3.dist[2 * n.centres as usize + n.pll as usize] as usize;
         c.max(n.edges as usize)
     }
@@ -723,9 +721,7 @@ impl P3<'_> {
             }
             let centres = s.centres3.moves[n.centres as usize][i];
             let pll = n.pll ^ s.p3_pll[i];
-            if s.centres3.dist[2 * centres as usize + pll as usize] as usize > left
-                || (n.edges as usize).saturating_sub(1) > left
-            {
+            if s.centres3.dist[2 * centres as usize + pll as usize] as usize > left {
                 continue;
             }
             let sigma = s.pair.apply(&n.sigma, i);
