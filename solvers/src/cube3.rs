@@ -3,10 +3,11 @@
 //! Phase 1 brings the cube into `<U, D, R2, L2, F2, B2>` (twist, flip and
 //! UD-slice all 0) with the 18 face moves; phase 2 solves it with the 10 moves of
 //! that group. Lower bounds: phase 1 takes the max of three tables (twist x slice,
-//! flip x slice, twist x flip), phase 2
-//! the max of two (corner perm x slice perm, U/D edge perm x slice perm). The
-//! tables are the catalog's `3x3x3-phase*` entries, each reduced by the symmetries
-//! `{I, x2, y2, z2}`, memory-mapped.
+//! flip x slice, twist x flip), phase 2 the max of three (corner perm x slice
+//! perm, U/D edge perm x slice perm, U/D edge perm x D-corner positions; the last
+//! is min2phase's choice and cuts phase-2 nodes by 4.5x). The tables are the
+//! catalog's `3x3x3-phase*` entries, each reduced by the eight symmetries
+//! `{I, x2, y2, z2} x {I, L-R mirror}`, memory-mapped.
 //!
 //! As in the best implementations, phase 1 is searched on six views of the cube
 //! at once (the three axes as U-D, each of the cube and of its inverse), depth by
@@ -19,23 +20,24 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 use tablegen::cube3::{move_of, CubieCube, MOVE_NAMES};
-use tablegen::kociemba::{k4, move_tables, MoveTables, K4, P2_MOVES};
+use tablegen::kociemba::{move_tables, sym8, MoveTables, Sym8, P2_MOVES};
 use tablegen::notation::{Face, Move, MoveKind};
 
 /// The catalog tables the solver reads.
-pub const TABLE_IDS: [&str; 5] = [
+pub const TABLE_IDS: [&str; 6] = [
     "3x3x3-phase1-twist-slice",
     "3x3x3-phase1-flip-slice",
     "3x3x3-phase1-twist-flip",
     "3x3x3-phase2-cperm-sperm",
     "3x3x3-phase2-eperm-sperm",
+    "3x3x3-phase2-eperm-ccomb",
 ];
 
 /// The two-phase solver with its tables.
 pub struct Solver3 {
     mt: &'static MoveTables,
-    k4: &'static K4,
-    tables: [Nibbles; 5],
+    sym8: &'static Sym8,
+    tables: [Nibbles; 6],
     /// `axis_moves[a][m]`: move `m` found on view `a` as a move of the cube.
     axis_moves: [[usize; 18]; 3],
     /// Whole-cube rotations that bring the R-L (F-B) axis to U-D.
@@ -50,9 +52,12 @@ pub struct Options {
     /// Stop at the first solution this short (0: keep shortening until the budget
     /// runs out or the solution is optimal).
     pub max_length: usize,
-    /// Return the best found after this long (the search always goes on until it
-    /// has one solution).
+    /// Return the best found after this long (the search goes on until it has
+    /// one solution, unless `strict`).
     pub time_budget: Duration,
+    /// Only solutions within `max_length` are wanted: when none is found in the
+    /// time budget, the solve returns no moves (for a cube that is not solved).
+    pub strict: bool,
 }
 
 impl Default for Options {
@@ -60,8 +65,19 @@ impl Default for Options {
         Options {
             max_length: 21,
             time_budget: Duration::from_millis(1000),
+            strict: false,
         }
     }
+}
+
+/// Phase-2 coordinates: corner permutation, U/D edge permutation, slice
+/// permutation, D-corner combination.
+#[derive(Clone, Copy, Default)]
+struct Coord2 {
+    c: u16,
+    e: u16,
+    s: u8,
+    cc: u8,
 }
 
 /// Phase-1 coordinates of one view.
@@ -77,18 +93,20 @@ struct View {
 
 struct Search<'a> {
     mt: &'a MoveTables,
-    k4: &'a K4,
+    sym8: &'a Sym8,
     ts: &'a [u8],
     fs: &'a [u8],
     tf: &'a [u8],
     cs: &'a [u8],
     es: &'a [u8],
+    ec: &'a [u8],
     view: View,
     path: [u8; 32],
     best: Option<(Vec<u8>, usize, View)>,
     target: usize,
     max_length: usize,
     deadline: Instant,
+    strict: bool,
     nodes: u64,
     stop: bool,
 }
@@ -100,7 +118,7 @@ impl Solver3 {
         for id in TABLE_IDS {
             tables.push(Nibbles::load(id, dir, quiet)?);
         }
-        let tables: [Nibbles; 5] = tables
+        let tables: [Nibbles; 6] = tables
             .try_into()
             .map_err(|_| TableError::Build("3x3x3".into(), "table count".into()))?;
         let rot = |f: Face, t: u8| Move {
@@ -122,7 +140,7 @@ impl Solver3 {
         });
         Ok(Solver3 {
             mt: move_tables(),
-            k4: k4(),
+            sym8: sym8(),
             tables,
             axis_moves,
             axis_rotation,
@@ -191,28 +209,40 @@ impl Solver3 {
                 });
             }
         }
-        let [ts, fs, tf, cs, es] = &self.tables;
+        let [ts, fs, tf, cs, es, ec] = &self.tables;
         let mut s = Search {
             mt: self.mt,
-            k4: self.k4,
+            sym8: self.sym8,
             ts: ts.bytes(),
             fs: fs.bytes(),
             tf: tf.bytes(),
             cs: cs.bytes(),
             es: es.bytes(),
+            ec: ec.bytes(),
             view: views[0],
             path: [0; 32],
             best: None,
-            target: 31,
+            // Only solutions within `max_length` are searched for, until the
+            // time runs out without one (see `out_of_time`).
+            target: if opts.max_length > 0 {
+                opts.max_length + 1
+            } else {
+                ANY_LENGTH
+            },
             max_length: opts.max_length,
             deadline: Instant::now() + opts.time_budget,
+            strict: opts.strict,
             nodes: 0,
             stop: false,
         };
-        'depths: for depth1 in 0..31 {
+        'depths: for depth1 in 0..ANY_LENGTH {
             for v in &views {
                 if depth1 >= s.target {
-                    break 'depths;
+                    if s.best.is_some() || s.strict {
+                        break 'depths;
+                    }
+                    // Nothing within `max_length`: any solution will do.
+                    s.target = ANY_LENGTH;
                 }
                 if s.h1(v.twist, v.flip, v.slice) > depth1 {
                     continue;
@@ -244,6 +274,13 @@ impl Solver3 {
     }
 }
 
+/// A target no solution reaches: any length is accepted.
+const ANY_LENGTH: usize = 31;
+
+/// The moves that may end a phase-1 solution: those not in the phase-2 group
+/// (R, R', F, F', L, L', B, B').
+const LAST_PHASE1_MOVES: [usize; 8] = [3, 5, 6, 8, 12, 14, 15, 17];
+
 /// May move `m` follow `prev`? Not on the same face, and of two opposite faces
 /// only in one order.
 #[inline(always)]
@@ -258,21 +295,29 @@ fn allowed(prev: usize, m: usize) -> bool {
 impl Search<'_> {
     #[inline(always)]
     fn h1(&self, t: usize, f: usize, s: usize) -> usize {
-        let a = nibble(self.ts, self.k4.twist_slice_index(t, s));
-        let b = nibble(self.fs, self.k4.flip_slice_index(f, s));
-        let c = nibble(self.tf, self.k4.twist_flip_index(t, f));
+        let a = nibble(self.ts, self.sym8.twist_slice_index(t, s));
+        let b = nibble(self.fs, self.sym8.flip_slice_index(f, s));
+        let c = nibble(self.tf, self.sym8.twist_flip_index(t, f));
         a.max(b).max(c)
     }
 
     #[inline(always)]
-    fn h2(&self, c: usize, e: usize, s: usize) -> usize {
-        nibble(self.cs, self.k4.cperm_sperm_index(c, s))
-            .max(nibble(self.es, self.k4.eperm_sperm_index(e, s)))
+    fn h2(&self, x: Coord2) -> usize {
+        let (c, e, s, cc) = (x.c as usize, x.e as usize, x.s as usize, x.cc as usize);
+        nibble(self.cs, self.sym8.cperm_sperm_index(c, s))
+            .max(nibble(self.es, self.sym8.eperm_sperm_index(e, s)))
+            .max(nibble(self.ec, self.sym8.eperm_ccomb_index(e, cc)))
     }
 
+    /// Past the deadline: stop if a solution is known, else accept any length
+    /// from now on (the search always returns a solution).
     fn out_of_time(&mut self) -> bool {
-        if self.best.is_some() && Instant::now() > self.deadline {
-            self.stop = true;
+        if Instant::now() > self.deadline {
+            if self.best.is_some() || self.strict {
+                self.stop = true;
+            } else {
+                self.target = ANY_LENGTH;
+            }
         }
         self.stop
     }
@@ -298,44 +343,53 @@ impl Search<'_> {
         if in_h && left < 5 {
             return;
         }
-        // The children's table entries are fetched first, all at once, so that
-        // their cache misses overlap; then they are checked in move order.
+        if left == 1 {
+            // The last move must bring the cube into the phase-2 group, so the
+            // coordinates are compared with 0 instead of reading tables; and it
+            // cannot be a phase-2 move (see above), so only the eight quarter
+            // turns of R, F, L, B are tried.
+            for m in LAST_PHASE1_MOVES {
+                if allowed(prev, m)
+                    && self.mt.twist[t * 18 + m] == 0
+                    && self.mt.flip[f * 18 + m] == 0
+                    && self.mt.slice[s * 18 + m] == 0
+                {
+                    self.nodes += 1;
+                    self.path[depth] = m as u8;
+                    self.start_phase2(depth + 1);
+                    if self.stop {
+                        return;
+                    }
+                }
+            }
+            return;
+        }
+        // Children are checked on the twist x slice bound first (its table is
+        // the smallest, mostly cached); the survivors' two other entries are
+        // fetched together, so that their cache misses overlap, then checked.
         let mt = self.mt;
-        let k4 = self.k4;
-        let mut kids = [(0u8, 0u16, 0u16, 0u16, [0u32; 3]); 18];
+        let sym8 = self.sym8;
+        let mut kids = [(0u8, 0u16, 0u16, 0u16, 0u32, 0u32); 18];
         let mut n = 0;
         for m in 0..18 {
             if !allowed(prev, m) {
                 continue;
             }
-            let (t2, f2, s2) = (
-                mt.twist[t * 18 + m] as usize,
-                mt.flip[f * 18 + m] as usize,
-                mt.slice[s * 18 + m] as usize,
-            );
-            let ix = [
-                k4.twist_slice_index(t2, s2),
-                k4.flip_slice_index(f2, s2),
-                k4.twist_flip_index(t2, f2),
-            ];
-            prefetch(self.ts, ix[0] >> 1);
-            prefetch(self.fs, ix[1] >> 1);
-            prefetch(self.tf, ix[2] >> 1);
+            let (t2, s2) = (mt.twist[t * 18 + m] as usize, mt.slice[s * 18 + m] as usize);
+            if nibble(self.ts, sym8.twist_slice_index(t2, s2)) >= left {
+                continue;
+            }
+            let f2 = mt.flip[f * 18 + m] as usize;
+            let (ifs, itf) = (sym8.flip_slice_index(f2, s2), sym8.twist_flip_index(t2, f2));
+            prefetch(self.fs, ifs >> 1);
+            prefetch(self.tf, itf >> 1);
             kids[n] = (
-                m as u8,
-                t2 as u16,
-                f2 as u16,
-                s2 as u16,
-                ix.map(|x| x as u32),
+                m as u8, t2 as u16, f2 as u16, s2 as u16, ifs as u32, itf as u32,
             );
             n += 1;
         }
-        for &(m, t2, f2, s2, ix) in &kids[..n] {
-            // Cheapest bound first.
-            if nibble(self.ts, ix[0] as usize) >= left
-                || nibble(self.fs, ix[1] as usize) >= left
-                || nibble(self.tf, ix[2] as usize) >= left
-            {
+        for &(m, t2, f2, s2, ifs, itf) in &kids[..n] {
+            if nibble(self.fs, ifs as usize) >= left || nibble(self.tf, itf as usize) >= left {
                 continue;
             }
             self.path[depth] = m;
@@ -361,12 +415,13 @@ impl Search<'_> {
         for &m in &self.path[..len1] {
             c = c.apply_move(m as usize);
         }
-        let (cp, ep, sp) = (
-            c.corner_perm() as usize,
-            c.ud_edge_perm() as usize,
-            c.slice_perm() as usize,
-        );
-        let h = self.h2(cp, ep, sp);
+        let x = Coord2 {
+            c: c.corner_perm(),
+            e: c.ud_edge_perm(),
+            s: c.slice_perm(),
+            cc: c.corner_comb() as u8,
+        };
+        let h = self.h2(x);
         // Only solutions shorter than the best so far are of use; until phase 1
         // is long, phase 2 is kept short (other phase-1 solutions are cheaper
         // than a deep phase-2 search).
@@ -380,72 +435,84 @@ impl Search<'_> {
         } else {
             self.path[len1 - 1] as usize
         };
-        for depth2 in h..=max2 {
-            if self.phase2(cp, ep, sp, len1, depth2, prev) && !self.stop {
-                let total = len1 + depth2;
-                self.target = total;
-                self.best = Some((self.path[..total].to_vec(), len1, self.view));
-                if total <= self.max_length {
-                    self.stop = true;
-                }
+        // As in min2phase: the first search allows the longest phase 2 of use
+        // and stops at any solution; each solution found lowers the bound to one
+        // shorter, until none is found.
+        let mut bound = max2;
+        while let Some(total) = self.phase2(x, len1, bound, prev) {
+            // Shorter than the target, as the bound was.
+            self.target = total;
+            self.best = Some((self.path[..total].to_vec(), len1, self.view));
+            if total <= self.max_length {
+                self.stop = true;
+            }
+            if self.stop || total - len1 <= h {
                 break;
             }
+            bound = total - len1 - 1;
         }
         self.out_of_time();
     }
 
-    fn phase2(
-        &mut self,
-        c: usize,
-        e: usize,
-        s: usize,
-        depth: usize,
-        left: usize,
-        prev: usize,
-    ) -> bool {
+    fn phase2(&mut self, x: Coord2, depth: usize, left: usize, prev: usize) -> Option<usize> {
+        // Solved with moves to spare: a shorter phase 2 (the bound is a maximum).
+        if x.c == 0 && x.e == 0 && x.s == 0 {
+            return Some(depth);
+        }
         if left == 0 {
-            return c == 0 && e == 0 && s == 0;
+            return None;
         }
         self.nodes += 1;
         if self.nodes & 0x3FF == 0 && self.out_of_time() {
-            return false;
+            return None;
         }
         // As in phase 1: the children's pruning entries (and move-table rows,
         // wanted if they are searched) are fetched together, then checked.
         let mt = self.mt;
-        let k4 = self.k4;
-        let mut kids = [(0u8, 0u16, 0u16, 0u8, 0u32, 0u32); 10];
+        let sym8 = self.sym8;
+        let (c, e, s, cc) = (x.c as usize, x.e as usize, x.s as usize, x.cc as usize);
+        let mut kids = [(0u8, Coord2::default(), [0u32; 3]); 10];
         let mut n = 0;
         for (i, &m) in P2_MOVES.iter().enumerate() {
             if !allowed(prev, m) {
                 continue;
             }
-            let (c2, e2, s2) = (
-                mt.cperm[c * 10 + i] as usize,
-                mt.udperm[e * 10 + i] as usize,
-                mt.sperm[s * 10 + i] as usize,
-            );
-            let (ie, ic) = (k4.eperm_sperm_index(e2, s2), k4.cperm_sperm_index(c2, s2));
-            prefetch(self.es, ie >> 1);
-            prefetch(self.cs, ic >> 1);
+            let y = Coord2 {
+                c: mt.cperm[c * 10 + i],
+                e: mt.udperm[e * 10 + i],
+                s: mt.sperm[s * 10 + i] as u8,
+                cc: mt.ccomb[cc * 10 + i] as u8,
+            };
+            let (c2, e2, s2, cc2) = (y.c as usize, y.e as usize, y.s as usize, y.cc as usize);
+            let ix = [
+                sym8.eperm_sperm_index(e2, s2),
+                sym8.cperm_sperm_index(c2, s2),
+                sym8.eperm_ccomb_index(e2, cc2),
+            ];
+            prefetch(self.es, ix[0] >> 1);
+            prefetch(self.cs, ix[1] >> 1);
+            prefetch(self.ec, ix[2] >> 1);
             prefetch(&mt.cperm, c2 * 10);
             prefetch(&mt.udperm, e2 * 10);
-            kids[n] = (
-                m as u8, c2 as u16, e2 as u16, s2 as u8, ie as u32, ic as u32,
-            );
+            kids[n] = (m as u8, y, ix.map(|v| v as u32));
             n += 1;
         }
-        for &(m, c2, e2, s2, ie, ic) in &kids[..n] {
-            if nibble(self.es, ie as usize) >= left || nibble(self.cs, ic as usize) >= left {
+        for &(m, y, ix) in &kids[..n] {
+            if nibble(self.es, ix[0] as usize) >= left
+                || nibble(self.cs, ix[1] as usize) >= left
+                || nibble(self.ec, ix[2] as usize) >= left
+            {
                 continue;
             }
             self.path[depth] = m;
-            let (c2, e2, s2) = (c2 as usize, e2 as usize, s2 as usize);
-            if self.phase2(c2, e2, s2, depth + 1, left - 1, m as usize) {
-                return true;
+            if let Some(total) = self.phase2(y, depth + 1, left - 1, m as usize) {
+                return Some(total);
+            }
+            if self.stop {
+                return None;
             }
         }
-        false
+        None
     }
 }
 
@@ -493,6 +560,7 @@ mod tests {
         let opts = Options {
             max_length: 21,
             time_budget: Duration::from_secs(30),
+            ..Options::default()
         };
         let n = 2000;
         let mut total = 0;
@@ -514,6 +582,7 @@ mod tests {
         let opts = Options {
             max_length: 3,
             time_budget: Duration::from_secs(10),
+            ..Options::default()
         };
         for a in 0..18 {
             for b in 0..18 {
@@ -537,6 +606,7 @@ mod tests {
             Options {
                 max_length: 20,
                 time_budget: Duration::from_secs(60),
+                ..Options::default()
             },
         );
         assert_eq!(len, 20);
@@ -547,8 +617,23 @@ mod tests {
             Options {
                 max_length: 0,
                 time_budget: Duration::ZERO,
+                ..Options::default()
             },
         );
         assert!(len <= 30);
+        // Out of reach (no random state is solved in 8 moves): a solution all
+        // the same, or none when `strict`.
+        let c = random_cube(11);
+        let opts = Options {
+            max_length: 8,
+            time_budget: Duration::from_millis(20),
+            strict: false,
+        };
+        assert!(check(&solver, &c, opts) > 8);
+        let strict = Options {
+            strict: true,
+            ..opts
+        };
+        assert!(solver.solve(&c, strict).is_empty());
     }
 }

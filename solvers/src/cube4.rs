@@ -1148,8 +1148,14 @@ impl Solver4 {
                 crate::cube3::Options {
                     max_length: target.max(1),
                     time_budget: left.max(opts.finish_min),
+                    // Once there is a best, a finish that cannot beat it is
+                    // of no use: none is wanted.
+                    strict: best.is_some(),
                 },
             );
+            if found.is_empty() && cc != CubieCube::SOLVED {
+                continue;
+            }
             let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
             let m4 = tablegen::cube::unrotate(&m4, &rotation);
             let mut all = cand.moves.clone();

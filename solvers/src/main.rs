@@ -120,6 +120,7 @@ fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
             let opts = solvers::cube3::Options {
                 max_length: args.max_length,
                 time_budget: std::time::Duration::from_millis(args.time_budget.unwrap_or(1000)),
+                strict: false,
             };
             let (found, phases, _) = solver.solve_phased(&cube, opts);
             let moves: Vec<_> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();

@@ -26,6 +26,12 @@ pub struct CubieCube {
     pub eo: [u8; 12],
 }
 
+/// Corner slots swapped by the left-right mirror: URF-UFL, ULB-UBR, DFR-DLF,
+/// DBL-DRB.
+const MIRROR_CORNER: [u8; 8] = [1, 0, 3, 2, 5, 4, 7, 6];
+/// Edge slots swapped by the left-right mirror: UR-UL, DR-DL, FR-FL, BL-BR.
+const MIRROR_EDGE: [u8; 12] = [2, 1, 0, 3, 6, 5, 4, 7, 9, 8, 11, 10];
+
 /// Move names in index order: face `U R F D L B` times `X X2 X'`.
 pub const MOVE_NAMES: [&str; 18] = [
     "U", "U2", "U'", "R", "R2", "R'", "F", "F2", "F'", "D", "D2", "D'", "L", "L2", "L'", "B", "B2",
@@ -78,6 +84,24 @@ impl CubieCube {
         r
     }
 
+    /// `M C M` for the left-right mirror `M` (the reflection that swaps the R and
+    /// L faces): the position seen in a mirror held to the R face, with R and L
+    /// renamed. It is a legal position; a reflection reverses the turning sense,
+    /// so corner twists change sign, flips do not (the tests check it against a
+    /// reflection of the facelets).
+    pub fn mirror_lr(&self) -> CubieCube {
+        let mut r = CubieCube::SOLVED;
+        for (i, &j) in MIRROR_CORNER.iter().enumerate() {
+            r.cp[i] = MIRROR_CORNER[self.cp[j as usize] as usize];
+            r.co[i] = (3 - self.co[j as usize]) % 3;
+        }
+        for (i, &j) in MIRROR_EDGE.iter().enumerate() {
+            r.ep[i] = MIRROR_EDGE[self.ep[j as usize] as usize];
+            r.eo[i] = self.eo[j as usize];
+        }
+        r
+    }
+
     /// Applies move index `m` (0..18).
     pub fn apply_move(&self, m: usize) -> CubieCube {
         self.multiply(&moves()[m])
@@ -111,20 +135,14 @@ impl CubieCube {
     /// UD-slice coordinate, 0..495: which four slots hold the slice edges (FR FL BL
     /// BR, pieces 8..12), as a combination rank; 0 when they are in the slice.
     pub fn slice(&self) -> u16 {
-        // Kociemba's ordering: scan slots from the last, counting combinations.
-        let mut r = 0u16;
-        let mut k = 3i32;
-        for slot in (0..12).rev() {
-            if self.ep[slot] >= 8 {
-                k -= 1;
-            } else if k >= 0 {
-                r += binom(slot as u16, k as u16);
-            }
-            if k < 0 {
-                break;
-            }
-        }
-        r
+        comb_rank(self.ep.iter().map(|&e| e >= 8))
+    }
+
+    /// Corner combination coordinate, 0..70: which four slots hold the D-layer
+    /// corners (DFR DLF DBL DRB, pieces 4..8), ranked as [`CubieCube::slice`];
+    /// 0 when they are in the D layer. A phase-2 coordinate.
+    pub fn corner_comb(&self) -> u16 {
+        comb_rank(self.cp.iter().map(|&c| c >= 4))
     }
 
     /// Corner permutation coordinate, 0..40320.
@@ -170,31 +188,15 @@ impl CubieCube {
     /// edges in order in the remaining slots).
     pub fn with_slice(s: u16) -> CubieCube {
         let mut c = CubieCube::SOLVED;
-        let mut is_slice = [false; 12];
-        let mut r = s;
-        let mut k = 3i32;
-        for slot in (0..12).rev() {
-            if k < 0 {
-                break;
-            }
-            let b = binom(slot as u16, k as u16);
-            if r >= b {
-                r -= b;
-            } else {
-                is_slice[slot] = true;
-                k -= 1;
-            }
-        }
-        let (mut next_slice, mut next_other) = (8u8, 0u8);
-        for (e, &in_slice) in c.ep.iter_mut().zip(&is_slice) {
-            if in_slice {
-                *e = next_slice;
-                next_slice += 1;
-            } else {
-                *e = next_other;
-                next_other += 1;
-            }
-        }
+        fill_comb(&mut c.ep, &comb_unrank::<12>(s), 8);
+        c
+    }
+
+    /// A cube with the given corner combination (D corners in order, the U
+    /// corners in order in the remaining slots).
+    pub fn with_corner_comb(x: u16) -> CubieCube {
+        let mut c = CubieCube::SOLVED;
+        fill_comb(&mut c.cp, &comb_unrank::<8>(x), 4);
         c
     }
 
@@ -241,6 +243,60 @@ impl CubieCube {
             }
         }
         s
+    }
+}
+
+/// Rank of the set of four marked slots among `n` (Kociemba's ordering: slots
+/// scanned from the last, counting combinations); 0 when the last four are marked.
+fn comb_rank(marked: impl DoubleEndedIterator<Item = bool> + ExactSizeIterator) -> u16 {
+    let mut r = 0u16;
+    let mut k = 3i32;
+    let n = marked.len();
+    for (slot, m) in (0..n).rev().zip(marked.rev()) {
+        if m {
+            k -= 1;
+        } else if k >= 0 {
+            r += binom(slot as u16, k as u16);
+        }
+        if k < 0 {
+            break;
+        }
+    }
+    r
+}
+
+/// The four marked slots of rank `r` (inverse of [`comb_rank`]).
+fn comb_unrank<const N: usize>(r: u16) -> [bool; N] {
+    let mut marked = [false; N];
+    let mut r = r;
+    let mut k = 3i32;
+    for slot in (0..N).rev() {
+        if k < 0 {
+            break;
+        }
+        let b = binom(slot as u16, k as u16);
+        if r >= b {
+            r -= b;
+        } else {
+            marked[slot] = true;
+            k -= 1;
+        }
+    }
+    marked
+}
+
+/// Puts pieces `first..` in order into the marked slots and `0..` into the
+/// others.
+fn fill_comb(pieces: &mut [u8], marked: &[bool], first: u8) {
+    let (mut next_marked, mut next_other) = (first, 0u8);
+    for (p, &m) in pieces.iter_mut().zip(marked) {
+        if m {
+            *p = next_marked;
+            next_marked += 1;
+        } else {
+            *p = next_other;
+            next_other += 1;
+        }
     }
 }
 
@@ -305,6 +361,47 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
+    /// The left-right reflection of a facelet state: each sticker moves to the
+    /// facelet at the mirrored place (x negated, found by geometry alone), and
+    /// the R and L colours swap names.
+    fn mirror_facelets(s: &[u8]) -> Vec<u8> {
+        let c3 = CubeN::new(3);
+        let mut out = vec![0u8; s.len()];
+        for (i, &colour) in s.iter().enumerate() {
+            let (p, n) = c3.geometry(i);
+            let image = (0..s.len())
+                .find(|&j| c3.geometry(j) == ([-p[0], p[1], p[2]], [-n[0], n[1], n[2]]))
+                .expect("every facelet has a mirror image");
+            out[image] = match colour {
+                c if c == Face::R as u8 => Face::L as u8,
+                c if c == Face::L as u8 => Face::R as u8,
+                c => c,
+            };
+        }
+        out
+    }
+
+    #[test]
+    fn mirror_agrees_with_reflected_facelets() {
+        for seed in 0..200 {
+            let c = random_cube(seed);
+            let by_facelets = CubieCube::from_facelets(&mirror_facelets(&c.to_facelets()));
+            assert_eq!(by_facelets, Ok(c.mirror_lr()), "seed {seed}");
+            assert_eq!(c.mirror_lr().mirror_lr(), c);
+        }
+        // R is seen as L' in the mirror, U as U', F as F'.
+        let names = MOVE_NAMES;
+        let image = |m: &str| {
+            let i = names.iter().position(|&n| n == m).expect("a move name");
+            let c = moves()[i].mirror_lr();
+            names[(0..18).find(|&k| moves()[k] == c).expect("a face move")]
+        };
+        assert_eq!(image("R"), "L'");
+        assert_eq!(image("U"), "U'");
+        assert_eq!(image("F2"), "F2");
+        assert_eq!(image("B"), "B'");
+    }
+
     fn scrambled(seed: u64, len: usize) -> CubieCube {
         let mut c = CubieCube::SOLVED;
         let mut x = seed;
@@ -351,6 +448,14 @@ mod tests {
         }
         assert_eq!(seen.len(), 495);
         assert_eq!(CubieCube::SOLVED.slice(), 0);
+        let mut seen = HashSet::new();
+        for x in 0..70 {
+            let c = CubieCube::with_corner_comb(x);
+            assert_eq!(c.corner_comb(), x);
+            seen.insert(c.cp.map(|p| p >= 4));
+        }
+        assert_eq!(seen.len(), 70);
+        assert_eq!(CubieCube::SOLVED.corner_comb(), 0);
         for p in (0..40320).step_by(7) {
             assert_eq!(CubieCube::with_corner_perm(p).corner_perm(), p);
             assert_eq!(CubieCube::with_ud_edge_perm(p).ud_edge_perm(), p);

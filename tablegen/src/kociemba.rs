@@ -1,4 +1,4 @@
-//! Kociemba's two-phase coordinates as move tables, a four-element symmetry
+//! Kociemba's two-phase coordinates as move tables, an eight-element symmetry
 //! group, and the pruning spaces of the two phases (catalog entries
 //! `3x3x3-phase1-*` and `3x3x3-phase2-*`).
 //!
@@ -7,12 +7,14 @@
 //! pruning table is a BFS over a pair of coordinates, so its value is a lower
 //! bound of the distance of any cube with those coordinates.
 //!
-//! Symmetry: the half turns `x2 y2 z2` of the whole cube keep the U-D axis, map
-//! every phase's move set to itself and leave the twist and flip definitions
-//! intact (their cubies have no twist or flip), so `S C S` has the same distance
-//! as `C` and its twist (flip) depends only on `C`'s. The twist x flip table is
-//! stored once per flip class under this group ([`K4`]): 4.5 M pairs become
-//! about 1.2 M entries.
+//! Symmetry: the half turns `x2 y2 z2` of the whole cube and the left-right
+//! mirror `M`, and their products, keep the U-D axis, map every phase's move set
+//! to itself and leave the twist and flip definitions intact (a half turn
+//! neither twists nor flips; the mirror negates twists, keeps flips), so
+//! `S C S` has the same distance as `C` and its twist (flip) depends only on
+//! `C`'s. The eight symmetries commute and are their own inverses. Each pruning
+//! table is stored once per class of its first coordinate under this group
+//! ([`Sym8`]): the twist x flip table's 4.5 M pairs become about 0.6 M entries.
 
 use crate::bfs::Space;
 use crate::cube::CubeN;
@@ -31,6 +33,10 @@ pub const N_SLICE: usize = 495;
 pub const N_PERM8: usize = 40320;
 /// Permutations of the four slice edges within the slice.
 pub const N_SPERM: usize = 24;
+/// Positions of the four D-layer corners among the eight corner slots.
+pub const N_CCOMB: usize = 70;
+/// Number of symmetries in the group [`Sym8`].
+pub const N_SYM: usize = 8;
 /// Phase-2 moves as indices into the 18 face moves: `U U2 U' R2 F2 D D2 D' L2 B2`.
 pub const P2_MOVES: [usize; 10] = [0, 1, 2, 4, 7, 9, 10, 11, 13, 16];
 
@@ -48,6 +54,8 @@ pub struct MoveTables {
     pub udperm: Vec<u16>,
     /// Slice edge permutation, the 10 phase-2 moves.
     pub sperm: Vec<u16>,
+    /// Corner combination (where the D corners are), the 10 phase-2 moves.
+    pub ccomb: Vec<u16>,
 }
 
 fn table(
@@ -110,6 +118,12 @@ pub fn move_tables() -> &'static MoveTables {
                 |x| CubieCube::with_slice_perm(x as u8),
                 |c| c.slice_perm() as u16,
             ),
+            ccomb: table(
+                N_CCOMB,
+                &P2_MOVES,
+                |x| CubieCube::with_corner_comb(x as u16),
+                |c| c.corner_comb(),
+            ),
         }
     })
 }
@@ -141,7 +155,7 @@ impl SymCoord {
             // back to x by the same S (the symmetries are involutions).
             let class = rep.len() as u16;
             rep.push(x as u16);
-            for s in 0..4 {
+            for s in 0..N_SYM {
                 let g = conj(x, s);
                 if class_of[g] == u16::MAX {
                     class_of[g] = class;
@@ -152,7 +166,7 @@ impl SymCoord {
         let stabilizer = rep
             .iter()
             .map(|&x| {
-                (0..4)
+                (0..N_SYM)
                     .filter(|&s| conj(x as usize, s) == x as usize)
                     .fold(0u8, |a, s| a | 1 << s)
             })
@@ -171,10 +185,12 @@ impl SymCoord {
     }
 }
 
-/// The symmetry group `{I, x2, y2, z2}` acting on the two-phase coordinates.
-pub struct K4 {
-    /// The four symmetries as cubie cubes (each its own inverse).
-    pub syms: [CubieCube; 4],
+/// The symmetry group `{I, x2, y2, z2} x {I, M}` (`M` the left-right mirror)
+/// acting on the two-phase coordinates. Symmetry `s` is rotation `s % 4`, then
+/// the mirror when `s >= 4`.
+pub struct Sym8 {
+    /// The four half-turn rotations as cubie cubes (each its own inverse).
+    pub rotations: [CubieCube; 4],
     /// Flips in classes.
     pub flip: SymCoord,
     /// Twists in classes.
@@ -183,12 +199,14 @@ pub struct K4 {
     pub cperm: SymCoord,
     /// U/D edge permutations (slice edges in the slice) in classes.
     pub udperm: SymCoord,
-    /// `twist_conj[t * 4 + s]` = twist of `S t S`.
+    /// `twist_conj[t * N_SYM + s]` = twist of `S t S`.
     pub twist_conj: Vec<u16>,
-    /// `slice_conj[x * 4 + s]` = UD-slice coordinate of `S x S`.
+    /// `slice_conj[x * N_SYM + s]` = UD-slice coordinate of `S x S`.
     pub slice_conj: Vec<u16>,
-    /// `sperm_conj[p * 4 + s]` = slice permutation of `S p S`.
+    /// `sperm_conj[p * N_SYM + s]` = slice permutation of `S p S`.
     pub sperm_conj: Vec<u16>,
+    /// `ccomb_conj[x * N_SYM + s]` = corner combination of `S x S`.
+    pub ccomb_conj: Vec<u16>,
 }
 
 /// A whole-cube rotation as a cubie cube (the pieces it brings to each slot).
@@ -202,32 +220,50 @@ pub fn rotation_cubie(rotation: &[Move]) -> CubieCube {
     CubieCube { cp, co, ep, eo }
 }
 
-/// `S C S` for an involution `S`.
+/// `S C S` for an involution `S` given as a cubie cube.
 pub fn conj(c: &CubieCube, s: &CubieCube) -> CubieCube {
     s.multiply(c).multiply(s)
 }
 
+/// `S C S` for symmetry `s` (0..[`N_SYM`]) of the group [`Sym8`].
+pub fn conj_sym(c: &CubieCube, s: usize) -> CubieCube {
+    let d = conj(c, &sym8().rotations[s % 4]);
+    if s >= 4 {
+        d.mirror_lr()
+    } else {
+        d
+    }
+}
+
 /// The symmetry tables, built once.
-pub fn k4() -> &'static K4 {
-    static T: OnceLock<K4> = OnceLock::new();
+pub fn sym8() -> &'static Sym8 {
+    static T: OnceLock<Sym8> = OnceLock::new();
     T.get_or_init(|| {
         let rot = |f: Face| Move {
             face: f,
             kind: MoveKind::Rotation,
             turns: 2,
         };
-        let syms = [
+        let rotations = [
             CubieCube::SOLVED,
             rotation_cubie(&[rot(Face::R)]),
             rotation_cubie(&[rot(Face::U)]),
             rotation_cubie(&[rot(Face::F)]),
         ];
+        let sym = |c: &CubieCube, s: usize| {
+            let d = conj(c, &rotations[s % 4]);
+            if s >= 4 {
+                d.mirror_lr()
+            } else {
+                d
+            }
+        };
         let conj_of = |set: fn(usize) -> CubieCube, get: fn(&CubieCube) -> u16| {
-            move |x: usize, s: usize| get(&conj(&set(x), &syms[s])) as usize
+            move |x: usize, s: usize| get(&sym(&set(x), s)) as usize
         };
         let table = |n: usize, f: &dyn Fn(usize, usize) -> usize| -> Vec<u16> {
             (0..n)
-                .flat_map(|x| (0..4).map(move |s| f(x, s) as u16))
+                .flat_map(|x| (0..N_SYM).map(move |s| f(x, s) as u16))
                 .collect()
         };
         let twist = conj_of(|x| CubieCube::with_twist(x as u16), |c| c.twist());
@@ -241,12 +277,16 @@ pub fn k4() -> &'static K4 {
             |x| CubieCube::with_ud_edge_perm(x as u16),
             |c| c.ud_edge_perm(),
         );
+        let ccomb = conj_of(
+            |x| CubieCube::with_corner_comb(x as u16),
+            |c| c.corner_comb(),
+        );
         let sperm = conj_of(
             |x| CubieCube::with_slice_perm(x as u8),
             |c| c.slice_perm() as u16,
         );
-        K4 {
-            syms,
+        Sym8 {
+            rotations,
             flip: SymCoord::new(N_FLIP, flip),
             twist: SymCoord::new(N_TWIST, twist),
             cperm: SymCoord::new(N_PERM8, cperm),
@@ -254,44 +294,53 @@ pub fn k4() -> &'static K4 {
             twist_conj: table(N_TWIST, &twist),
             slice_conj: table(N_SLICE, &slice),
             sperm_conj: table(N_SPERM, &sperm),
+            ccomb_conj: table(N_CCOMB, &ccomb),
         }
     })
 }
 
-impl K4 {
+impl Sym8 {
     /// Index of `(twist, flip)` in the reduced twist x flip table.
     #[inline]
     pub fn twist_flip_index(&self, twist: usize, flip: usize) -> usize {
         let s = self.flip.sym_of[flip] as usize;
-        self.flip.class_of[flip] as usize * N_TWIST + self.twist_conj[twist * 4 + s] as usize
+        self.flip.class_of[flip] as usize * N_TWIST + self.twist_conj[twist * N_SYM + s] as usize
     }
 
     /// Index of `(twist, slice)` in the reduced twist x slice table.
     #[inline]
     pub fn twist_slice_index(&self, twist: usize, slice: usize) -> usize {
         let s = self.twist.sym_of[twist] as usize;
-        self.twist.class_of[twist] as usize * N_SLICE + self.slice_conj[slice * 4 + s] as usize
+        self.twist.class_of[twist] as usize * N_SLICE + self.slice_conj[slice * N_SYM + s] as usize
     }
 
     /// Index of `(flip, slice)` in the reduced flip x slice table.
     #[inline]
     pub fn flip_slice_index(&self, flip: usize, slice: usize) -> usize {
         let s = self.flip.sym_of[flip] as usize;
-        self.flip.class_of[flip] as usize * N_SLICE + self.slice_conj[slice * 4 + s] as usize
+        self.flip.class_of[flip] as usize * N_SLICE + self.slice_conj[slice * N_SYM + s] as usize
     }
 
     /// Index of `(corner perm, slice perm)` in the reduced phase-2 table.
     #[inline]
     pub fn cperm_sperm_index(&self, cperm: usize, sperm: usize) -> usize {
         let s = self.cperm.sym_of[cperm] as usize;
-        self.cperm.class_of[cperm] as usize * N_SPERM + self.sperm_conj[sperm * 4 + s] as usize
+        self.cperm.class_of[cperm] as usize * N_SPERM + self.sperm_conj[sperm * N_SYM + s] as usize
+    }
+
+    /// Index of `(U/D edge perm, corner combination)` in the reduced phase-2
+    /// table.
+    #[inline]
+    pub fn eperm_ccomb_index(&self, eperm: usize, ccomb: usize) -> usize {
+        let s = self.udperm.sym_of[eperm] as usize;
+        self.udperm.class_of[eperm] as usize * N_CCOMB + self.ccomb_conj[ccomb * N_SYM + s] as usize
     }
 
     /// Index of `(U/D edge perm, slice perm)` in the reduced phase-2 table.
     #[inline]
     pub fn eperm_sperm_index(&self, eperm: usize, sperm: usize) -> usize {
         let s = self.udperm.sym_of[eperm] as usize;
-        self.udperm.class_of[eperm] as usize * N_SPERM + self.sperm_conj[sperm * 4 + s] as usize
+        self.udperm.class_of[eperm] as usize * N_SPERM + self.sperm_conj[sperm * N_SYM + s] as usize
     }
 }
 
@@ -305,11 +354,13 @@ pub enum PhaseSpace {
     /// Phase 1: flip class x UD-slice, 18 moves.
     FlipSlice,
     /// Phase 1: flip class x twist, 18 moves.
-    TwistFlipK4,
+    TwistFlip,
     /// Phase 2: corner perm class x slice perm, 10 moves.
     CornerPermSlicePerm,
     /// Phase 2: U/D edge perm class x slice perm, 10 moves.
     EdgePermSlicePerm,
+    /// Phase 2: U/D edge perm class x corner combination, 10 moves.
+    EdgePermCornerComb,
 }
 
 /// A reduced pair space: the reduced coordinate with its move table, and the
@@ -325,16 +376,19 @@ struct Reduced<'a> {
 
 impl PhaseSpace {
     fn reduced(self) -> Reduced<'static> {
-        let (mt, k) = (move_tables(), k4());
+        let (mt, k) = (move_tables(), sym8());
         let (a, a_moves, b_moves, b_conj, b_size) = match self {
             PhaseSpace::TwistSlice => (&k.twist, &mt.twist, &mt.slice, &k.slice_conj, N_SLICE),
             PhaseSpace::FlipSlice => (&k.flip, &mt.flip, &mt.slice, &k.slice_conj, N_SLICE),
-            PhaseSpace::TwistFlipK4 => (&k.flip, &mt.flip, &mt.twist, &k.twist_conj, N_TWIST),
+            PhaseSpace::TwistFlip => (&k.flip, &mt.flip, &mt.twist, &k.twist_conj, N_TWIST),
             PhaseSpace::CornerPermSlicePerm => {
                 (&k.cperm, &mt.cperm, &mt.sperm, &k.sperm_conj, N_SPERM)
             }
             PhaseSpace::EdgePermSlicePerm => {
                 (&k.udperm, &mt.udperm, &mt.sperm, &k.sperm_conj, N_SPERM)
+            }
+            PhaseSpace::EdgePermCornerComb => {
+                (&k.udperm, &mt.udperm, &mt.ccomb, &k.ccomb_conj, N_CCOMB)
             }
         };
         Reduced {
@@ -357,7 +411,9 @@ impl PhaseSpace {
     pub fn phase2(self) -> bool {
         matches!(
             self,
-            PhaseSpace::CornerPermSlicePerm | PhaseSpace::EdgePermSlicePerm
+            PhaseSpace::CornerPermSlicePerm
+                | PhaseSpace::EdgePermSlicePerm
+                | PhaseSpace::EdgePermCornerComb
         )
     }
 
@@ -374,19 +430,22 @@ impl PhaseSpace {
     pub fn describe(self) -> &'static str {
         match self {
             PhaseSpace::TwistSlice => {
-                "cube3 twistclass{I,x2,y2,z2}(min rep, ascending)*495+udslice(S s S)"
+                "cube3 twistclass{I,x2,y2,z2}x{I,M}(min rep, ascending)*495+udslice(S s S)"
             }
             PhaseSpace::FlipSlice => {
-                "cube3 flipclass{I,x2,y2,z2}(min rep, ascending)*495+udslice(S s S)"
+                "cube3 flipclass{I,x2,y2,z2}x{I,M}(min rep, ascending)*495+udslice(S s S)"
             }
-            PhaseSpace::TwistFlipK4 => {
-                "cube3 flipclass{I,x2,y2,z2}(min rep, ascending)*2187+twist(S t S)"
+            PhaseSpace::TwistFlip => {
+                "cube3 flipclass{I,x2,y2,z2}x{I,M}(min rep, ascending)*2187+twist(S t S)"
             }
             PhaseSpace::CornerPermSlicePerm => {
-                "cube3 cpermclass{I,x2,y2,z2}(min rep, ascending)*24+sliceperm(S p S)"
+                "cube3 cpermclass{I,x2,y2,z2}x{I,M}(min rep, ascending)*24+sliceperm(S p S)"
             }
             PhaseSpace::EdgePermSlicePerm => {
-                "cube3 udedgepermclass{I,x2,y2,z2}(min rep, ascending)*24+sliceperm(S p S)"
+                "cube3 udedgepermclass{I,x2,y2,z2}x{I,M}(min rep, ascending)*24+sliceperm(S p S)"
+            }
+            PhaseSpace::EdgePermCornerComb => {
+                "cube3 udedgepermclass{I,x2,y2,z2}x{I,M}(min rep, ascending)*70+dcornercomb(S x S)"
             }
         }
     }
@@ -419,13 +478,13 @@ impl Space for PhaseBfs {
         for m in 0..n {
             let (x2, b2) = (r.a_moves[x * n + m] as usize, r.b_moves[b * n + m] as usize);
             let c2 = r.a.class_of[x2] as usize;
-            let b2 = r.b_conj[b2 * 4 + r.a.sym_of[x2] as usize] as usize;
+            let b2 = r.b_conj[b2 * N_SYM + r.a.sym_of[x2] as usize] as usize;
             // A representative fixed by a symmetry has twin entries (the same
             // cube seen through that symmetry): reach them together, or a push
             // layer would leave the twins for a later depth.
-            for s in 0..4 {
+            for s in 0..N_SYM {
                 if r.a.stabilizer[c2] >> s & 1 == 1 {
-                    let next = c2 * nb + r.b_conj[b2 * 4 + s] as usize;
+                    let next = c2 * nb + r.b_conj[b2 * N_SYM + s] as usize;
                     if !f(next as u64) {
                         return;
                     }
@@ -441,17 +500,29 @@ mod tests {
     use crate::cube3::{moves, random_cube};
 
     #[test]
-    fn symmetries_have_no_twist_or_flip_and_are_involutions() {
-        let k = k4();
-        for s in &k.syms {
-            assert_eq!(s.co, [0; 8]);
-            assert_eq!(s.eo, [0; 12]);
-            assert_eq!(s.multiply(s), CubieCube::SOLVED);
+    fn symmetries_are_commuting_involutions_keeping_the_move_sets() {
+        let k = sym8();
+        for r in &k.rotations {
+            assert_eq!(r.co, [0; 8]);
+            assert_eq!(r.eo, [0; 12]);
+            assert_eq!(r.multiply(r), CubieCube::SOLVED);
+        }
+        for seed in 0..50 {
+            let c = random_cube(seed);
+            for s in 0..N_SYM {
+                assert_eq!(conj_sym(&conj_sym(&c, s), s), c);
+                for t in 0..N_SYM {
+                    assert_eq!(conj_sym(&conj_sym(&c, s), t), conj_sym(&conj_sym(&c, t), s));
+                }
+            }
+            // Eight different symmetries: they see a random cube differently.
+            let seen: std::collections::HashSet<_> = (0..N_SYM).map(|s| conj_sym(&c, s)).collect();
+            assert_eq!(seen.len(), N_SYM);
         }
         // Each maps the face moves to face moves, phase-2 moves to phase-2 moves.
-        for s in &k.syms {
+        for s in 0..N_SYM {
             for m in 0..18 {
-                let c = conj(&moves()[m], s);
+                let c = conj_sym(&moves()[m], s);
                 let image = (0..18).find(|&n| moves()[n] == c).expect("a face move");
                 assert_eq!(P2_MOVES.contains(&m), P2_MOVES.contains(&image));
             }
@@ -460,23 +531,24 @@ mod tests {
 
     #[test]
     fn conjugated_coordinates_depend_only_on_the_coordinate() {
-        let k = k4();
+        let k = sym8();
         for seed in 0..300 {
             let c = random_cube(seed);
-            for (s, sym) in k.syms.iter().enumerate() {
-                let d = conj(&c, sym);
-                assert_eq!(d.twist(), k.twist_conj[c.twist() as usize * 4 + s]);
+            for s in 0..N_SYM {
+                let d = conj_sym(&c, s);
+                assert_eq!(d.twist(), k.twist_conj[c.twist() as usize * N_SYM + s]);
+                assert_eq!(d.slice(), k.slice_conj[c.slice() as usize * N_SYM + s]);
+                assert_eq!(
+                    d.flip(),
+                    conj_sym(&CubieCube::with_flip(c.flip()), s).flip()
+                );
             }
             let f = c.flip() as usize;
-            let d = conj(&c, &k.syms[k.flip.sym_of[f] as usize]);
+            let d = conj_sym(&c, k.flip.sym_of[f] as usize);
             assert_eq!(
                 d.flip() as usize,
                 k.flip.rep[k.flip.class_of[f] as usize] as usize
             );
-            for (s, sym) in k.syms.iter().enumerate() {
-                let d = conj(&c, sym);
-                assert_eq!(d.slice(), k.slice_conj[c.slice() as usize * 4 + s]);
-            }
         }
         // Phase-2 cubes: U/D edge and slice permutations conjugate on their own.
         for seed in 0..300 {
@@ -484,27 +556,26 @@ mod tests {
             for i in 0..30 {
                 c = c.apply_move(P2_MOVES[(seed * 7 + i * 3) % 10]);
             }
-            for (s, sym) in k.syms.iter().enumerate() {
-                let d = conj(&c, sym);
-                let conj_ud = conj(&CubieCube::with_ud_edge_perm(c.ud_edge_perm()), sym);
+            for s in 0..N_SYM {
+                let d = conj_sym(&c, s);
+                let conj_ud = conj_sym(&CubieCube::with_ud_edge_perm(c.ud_edge_perm()), s);
                 assert_eq!(d.ud_edge_perm(), conj_ud.ud_edge_perm());
                 assert_eq!(
                     d.slice_perm() as u16,
-                    k.sperm_conj[c.slice_perm() as usize * 4 + s]
+                    k.sperm_conj[c.slice_perm() as usize * N_SYM + s]
                 );
-                let conj_cp = conj(&CubieCube::with_corner_perm(c.corner_perm()), sym);
+                let conj_cp = conj_sym(&CubieCube::with_corner_perm(c.corner_perm()), s);
                 assert_eq!(d.corner_perm(), conj_cp.corner_perm());
             }
         }
         // Burnside: classes = mean number of values each symmetry fixes.
         let burnside =
             |n: usize, set: &dyn Fn(usize) -> CubieCube, get: &dyn Fn(&CubieCube) -> usize| {
-                let fixed: usize = k
-                    .syms
-                    .iter()
-                    .map(|s| (0..n).filter(|&x| get(&conj(&set(x), s)) == x).count())
+                let fixed: usize = (0..N_SYM)
+                    .map(|s| (0..n).filter(|&x| get(&conj_sym(&set(x), s)) == x).count())
                     .sum();
-                fixed / 4
+                assert_eq!(fixed % N_SYM, 0);
+                fixed / N_SYM
             };
         assert_eq!(
             k.flip.classes(),

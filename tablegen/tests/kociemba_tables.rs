@@ -10,7 +10,8 @@ use tablegen::corners::corner_facelets;
 use tablegen::cube::CubeN;
 use tablegen::cube3::{move_of, CubieCube};
 use tablegen::kociemba::{
-    k4, move_tables, SymCoord, K4, N_FLIP, N_PERM8, N_SLICE, N_SPERM, N_TWIST, P2_MOVES,
+    move_tables, sym8, Sym8, SymCoord, N_CCOMB, N_FLIP, N_PERM8, N_SLICE, N_SPERM, N_TWIST,
+    P2_MOVES,
 };
 use tablegen::progress::Progress;
 use tablegen::validate::EDGE_CELLS;
@@ -72,33 +73,38 @@ fn check(id: &str, start: Option<Vec<u8>>) {
     let Built::Dense(reduced) = &out.data else {
         panic!()
     };
-    let (mt, k) = (move_tables(), k4());
-    type Index = fn(&K4, usize, usize) -> usize;
+    let (mt, k) = (move_tables(), sym8());
+    type Index = fn(&Sym8, usize, usize) -> usize;
     let (pair, sym, index): (Pair, &SymCoord, Index) = match id {
         "3x3x3-phase1-twist-slice" => (
             pair(&mt.twist, &mt.slice, N_TWIST, N_SLICE, 18),
             &k.twist,
-            K4::twist_slice_index,
+            Sym8::twist_slice_index,
         ),
         "3x3x3-phase1-flip-slice" => (
             pair(&mt.flip, &mt.slice, N_FLIP, N_SLICE, 18),
             &k.flip,
-            K4::flip_slice_index,
+            Sym8::flip_slice_index,
         ),
         "3x3x3-phase1-twist-flip" => (
             pair(&mt.flip, &mt.twist, N_FLIP, N_TWIST, 18),
             &k.flip,
-            |k: &K4, f, t| k.twist_flip_index(t, f),
+            |k: &Sym8, f, t| k.twist_flip_index(t, f),
         ),
         "3x3x3-phase2-cperm-sperm" => (
             pair(&mt.cperm, &mt.sperm, N_PERM8, N_SPERM, 10),
             &k.cperm,
-            K4::cperm_sperm_index,
+            Sym8::cperm_sperm_index,
         ),
         "3x3x3-phase2-eperm-sperm" => (
             pair(&mt.udperm, &mt.sperm, N_PERM8, N_SPERM, 10),
             &k.udperm,
-            K4::eperm_sperm_index,
+            Sym8::eperm_sperm_index,
+        ),
+        "3x3x3-phase2-eperm-ccomb" => (
+            pair(&mt.udperm, &mt.ccomb, N_PERM8, N_CCOMB, 10),
+            &k.udperm,
+            Sym8::eperm_ccomb_index,
         ),
         _ => panic!("{id}"),
     };
@@ -177,6 +183,27 @@ fn edge_perm_slice_perm() {
     check("3x3x3-phase2-eperm-sperm", Some(start));
 }
 
+/// U/D edge permutation x D-corner positions: the reduced table against the
+/// unreduced pair BFS, whose histogram is checked against a hash-set BFS over
+/// cubies (phase-2 moves applied by cubie multiplication, corners known only as
+/// U or D).
+#[test]
+fn edge_perm_corner_comb() {
+    check("3x3x3-phase2-eperm-ccomb", None);
+    let key = |c: &CubieCube| {
+        let e = c.ep[..8].iter().fold(0u64, |a, &x| a * 8 + x as u64);
+        c.cp.iter().fold(e, |a, &x| a * 2 + (x >= 4) as u64)
+    };
+    let hist = cubie_bfs(&P2_MOVES, key, |_| {});
+    let mt = move_tables();
+    let full = dense_bfs(
+        &pair(&mt.udperm, &mt.ccomb, N_PERM8, N_CCOMB, 10),
+        &Progress::hidden(),
+    );
+    assert_eq!(hist.iter().sum::<u64>(), (N_PERM8 * N_CCOMB) as u64);
+    assert_eq!(hist, full.histogram);
+}
+
 #[test]
 fn twist_flip_reduced_equals_unreduced() {
     check("3x3x3-phase1-twist-flip", None);
@@ -186,23 +213,41 @@ fn twist_flip_reduced_equals_unreduced() {
 /// cubies (the slowest test here, about 25 s).
 #[test]
 fn twist_flip_unreduced_by_hash_set() {
-    use std::collections::HashSet;
     let key = |c: &CubieCube| {
         c.co.iter()
             .chain(&c.eo)
             .fold(0u64, |a, &x| a * 3 + x as u64)
     };
-    let mut seen = HashSet::from([key(&CubieCube::SOLVED)]);
+    // Only orientations matter: forget where the pieces are.
+    let all: Vec<usize> = (0..18).collect();
+    let hist = cubie_bfs(&all, key, |d| {
+        d.cp = CubieCube::SOLVED.cp;
+        d.ep = CubieCube::SOLVED.ep;
+    });
+    let mt = move_tables();
+    let full = dense_bfs(
+        &pair(&mt.twist, &mt.flip, N_TWIST, N_FLIP, 18),
+        &Progress::hidden(),
+    );
+    assert_eq!(hist, full.histogram);
+}
+
+/// Depth histogram of a hash-set BFS from the solved cube over cubie cubes moved
+/// by cubie multiplication, `forget` applied to each new cube, `key` naming it.
+fn cubie_bfs(
+    moves: &[usize],
+    key: impl Fn(&CubieCube) -> u64,
+    forget: impl Fn(&mut CubieCube),
+) -> Vec<u64> {
+    let mut seen = std::collections::HashSet::from([key(&CubieCube::SOLVED)]);
     let mut frontier = vec![CubieCube::SOLVED];
     let mut hist = vec![1u64];
     while !frontier.is_empty() {
         let mut next = Vec::new();
         for c in &frontier {
-            for m in 0..18 {
+            for &m in moves {
                 let mut d = c.apply_move(m);
-                // Only orientations matter: forget where the pieces are.
-                d.cp = CubieCube::SOLVED.cp;
-                d.ep = CubieCube::SOLVED.ep;
+                forget(&mut d);
                 if seen.insert(key(&d)) {
                     next.push(d);
                 }
@@ -213,10 +258,5 @@ fn twist_flip_unreduced_by_hash_set() {
         }
         frontier = next;
     }
-    let mt = move_tables();
-    let full = dense_bfs(
-        &pair(&mt.twist, &mt.flip, N_TWIST, N_FLIP, 18),
-        &Progress::hidden(),
-    );
-    assert_eq!(hist, full.histogram);
+    hist
 }

@@ -211,6 +211,7 @@ fn bench_ours(args: &Args, cases: &[Case]) -> Vec<Row> {
                 Options {
                     max_length: l,
                     time_budget: GENEROUS,
+                    strict: false,
                 },
             );
             Outcome {
@@ -232,6 +233,7 @@ fn bench_ours(args: &Args, cases: &[Case]) -> Vec<Row> {
                 Options {
                     max_length: 0,
                     time_budget: budget,
+                    strict: false,
                 },
             );
             Outcome {
