@@ -20,7 +20,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 use tablegen::cube3::{move_of, CubieCube, MOVE_NAMES};
-use tablegen::kociemba::{move_tables, sym8, MoveTables, Sym8, P2_MOVES};
+use tablegen::kociemba::{
+    move_tables, sym8, MoveTables, Sym8, SymCoord, N_SLICE, N_SYM, N_TWIST, P2_MOVES,
+};
 use tablegen::notation::{Face, Move, MoveKind};
 
 /// The catalog tables the solver reads.
@@ -37,6 +39,10 @@ pub const TABLE_IDS: [&str; 6] = [
 pub struct Solver3 {
     mt: &'static MoveTables,
     sym8: &'static Sym8,
+    /// Twist and flip move tables whose entries also name the value's class
+    /// and symmetry: `value | (class * 8 + sym) << 16`.
+    twist_mv: Vec<u32>,
+    flip_mv: Vec<u32>,
     tables: [Nibbles; 6],
     /// `axis_moves[a][m]`: move `m` found on view `a` as a move of the cube.
     axis_moves: [[usize; 18]; 3],
@@ -94,6 +100,8 @@ struct View {
 struct Search<'a> {
     mt: &'a MoveTables,
     sym8: &'a Sym8,
+    twist_mv: &'a [u32],
+    flip_mv: &'a [u32],
     ts: &'a [u8],
     fs: &'a [u8],
     tf: &'a [u8],
@@ -138,9 +146,21 @@ impl Solver3 {
             let r = tablegen::kociemba::rotation_cubie(&axis_rotation[a]);
             (r, r.inverse())
         });
+        let (mt, sym) = (move_tables(), sym8());
+        let with_class = |moves: &[u16], c: &SymCoord| -> Vec<u32> {
+            moves
+                .iter()
+                .map(|&x| {
+                    let (class, s) = (c.class_of[x as usize] as u32, c.sym_of[x as usize] as u32);
+                    x as u32 | (class * N_SYM as u32 + s) << 16
+                })
+                .collect()
+        };
         Ok(Solver3 {
-            mt: move_tables(),
-            sym8: sym8(),
+            mt,
+            sym8: sym,
+            twist_mv: with_class(&mt.twist, &sym.twist),
+            flip_mv: with_class(&mt.flip, &sym.flip),
             tables,
             axis_moves,
             axis_rotation,
@@ -213,6 +233,8 @@ impl Solver3 {
         let mut s = Search {
             mt: self.mt,
             sym8: self.sym8,
+            twist_mv: &self.twist_mv,
+            flip_mv: &self.flip_mv,
             ts: ts.bytes(),
             fs: fs.bytes(),
             tf: tf.bytes(),
@@ -281,10 +303,27 @@ const ANY_LENGTH: usize = 31;
 /// (R, R', F, F', L, L', B, B').
 const LAST_PHASE1_MOVES: [usize; 8] = [3, 5, 6, 8, 12, 14, 15, 17];
 
+/// `ALLOWED[prev]`: bit `m` set when move `m` may follow `prev` (18: none).
+const ALLOWED: [u32; 19] = {
+    let mut a = [0u32; 19];
+    let mut prev = 0;
+    while prev < 19 {
+        let mut m = 0;
+        while m < 18 {
+            if allowed(prev, m) {
+                a[prev] |= 1 << m;
+            }
+            m += 1;
+        }
+        prev += 1;
+    }
+    a
+};
+
 /// May move `m` follow `prev`? Not on the same face, and of two opposite faces
 /// only in one order.
 #[inline(always)]
-fn allowed(prev: usize, m: usize) -> bool {
+const fn allowed(prev: usize, m: usize) -> bool {
     if prev >= 18 {
         return true;
     }
@@ -371,16 +410,23 @@ impl Search<'_> {
         let sym8 = self.sym8;
         let mut kids = [(0u8, 0u16, 0u16, 0u16, 0u32, 0u32); 18];
         let mut n = 0;
-        for m in 0..18 {
-            if !allowed(prev, m) {
+        let mut mask = ALLOWED[prev];
+        while mask != 0 {
+            let m = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            // Each move-table entry carries its value's class and symmetry.
+            let tw = self.twist_mv[t * 18 + m];
+            let (t2, s2) = ((tw & 0xFFFF) as usize, mt.slice[s * 18 + m] as usize);
+            let (tc, ts) = ((tw >> 19) as usize, (tw >> 16 & 7) as usize);
+            let its = tc * N_SLICE + sym8.slice_conj[s2 * N_SYM + ts] as usize;
+            if nibble(self.ts, its) >= left {
                 continue;
             }
-            let (t2, s2) = (mt.twist[t * 18 + m] as usize, mt.slice[s * 18 + m] as usize);
-            if nibble(self.ts, sym8.twist_slice_index(t2, s2)) >= left {
-                continue;
-            }
-            let f2 = mt.flip[f * 18 + m] as usize;
-            let (ifs, itf) = (sym8.flip_slice_index(f2, s2), sym8.twist_flip_index(t2, f2));
+            let fw = self.flip_mv[f * 18 + m];
+            let f2 = (fw & 0xFFFF) as usize;
+            let (fc, fs) = ((fw >> 19) as usize, (fw >> 16 & 7) as usize);
+            let ifs = fc * N_SLICE + sym8.slice_conj[s2 * N_SYM + fs] as usize;
+            let itf = fc * N_TWIST + sym8.twist_conj[t2 * N_SYM + fs] as usize;
             prefetch(self.fs, ifs >> 1);
             prefetch(self.tf, itf >> 1);
             kids[n] = (
