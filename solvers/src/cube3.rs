@@ -19,9 +19,11 @@ use crate::tables::{nibble, prefetch, Nibbles, TableError};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
+use tablegen::cube3::moves;
 use tablegen::cube3::{move_of, CubieCube, MOVE_NAMES};
 use tablegen::kociemba::{
-    move_tables, sym8, MoveTables, Sym8, SymCoord, N_SLICE, N_SYM, N_TWIST, P2_MOVES,
+    conj_sym, move_tables, sym8, MoveTables, Sym8, SymCoord, N_CCOMB, N_SLICE, N_SPERM, N_SYM,
+    N_TWIST, P2_MOVES,
 };
 use tablegen::notation::{Face, Move, MoveKind};
 
@@ -43,6 +45,7 @@ pub struct Solver3 {
     /// and symmetry: `value | (class * 8 + sym) << 16`.
     twist_mv: Vec<u32>,
     flip_mv: Vec<u32>,
+    p2: P2Moves,
     tables: [Nibbles; 6],
     /// `axis_moves[a][m]`: move `m` found on view `a` as a move of the cube.
     axis_moves: [[usize; 18]; 3],
@@ -76,7 +79,8 @@ impl Default for Options {
     }
 }
 
-/// Phase-2 coordinates: corner permutation, U/D edge permutation, slice
+/// Phase-2 coordinates: corner permutation and U/D edge permutation as
+/// symmetry coordinates (`class * 8 + sym`: the value is `S rep S`), slice
 /// permutation, D-corner combination.
 #[derive(Clone, Copy, Default)]
 struct Coord2 {
@@ -84,6 +88,48 @@ struct Coord2 {
     e: u16,
     s: u8,
     cc: u8,
+}
+
+/// Phase-2 move tables on symmetry coordinates (min2phase's idea): 8x smaller
+/// than the raw 8! x 10 tables, so they stay in cache.
+struct P2Moves {
+    /// `cperm[class * 10 + i]`: class representative moved by phase-2 move `i`,
+    /// as `class * 8 + sym`.
+    cperm: Vec<u16>,
+    /// The same for U/D edge permutations.
+    udperm: Vec<u16>,
+    /// `symmove[s][i]`: the phase-2 move `S m_i S`.
+    symmove: [[u8; 10]; N_SYM],
+}
+
+impl P2Moves {
+    fn new() -> P2Moves {
+        let (mt, k) = (move_tables(), sym8());
+        let table = |moves: &[u16], c: &SymCoord| -> Vec<u16> {
+            c.rep
+                .iter()
+                .flat_map(|&r| {
+                    (0..10).map(move |i| {
+                        let x = moves[r as usize * 10 + i] as usize;
+                        c.class_of[x] * N_SYM as u16 + c.sym_of[x] as u16
+                    })
+                })
+                .collect()
+        };
+        let symmove = std::array::from_fn(|s| {
+            std::array::from_fn(|i| {
+                let image = conj_sym(&moves()[P2_MOVES[i]], s);
+                (0..10)
+                    .find(|&j| moves()[P2_MOVES[j]] == image)
+                    .unwrap_or(i) as u8
+            })
+        });
+        P2Moves {
+            cperm: table(&mt.cperm, &k.cperm),
+            udperm: table(&mt.udperm, &k.udperm),
+            symmove,
+        }
+    }
 }
 
 /// Phase-1 coordinates of one view.
@@ -102,6 +148,7 @@ struct Search<'a> {
     sym8: &'a Sym8,
     twist_mv: &'a [u32],
     flip_mv: &'a [u32],
+    p2: &'a P2Moves,
     ts: &'a [u8],
     fs: &'a [u8],
     tf: &'a [u8],
@@ -161,6 +208,7 @@ impl Solver3 {
             sym8: sym,
             twist_mv: with_class(&mt.twist, &sym.twist),
             flip_mv: with_class(&mt.flip, &sym.flip),
+            p2: P2Moves::new(),
             tables,
             axis_moves,
             axis_rotation,
@@ -235,6 +283,7 @@ impl Solver3 {
             sym8: self.sym8,
             twist_mv: &self.twist_mv,
             flip_mv: &self.flip_mv,
+            p2: &self.p2,
             ts: ts.bytes(),
             fs: fs.bytes(),
             tf: tf.bytes(),
@@ -342,10 +391,25 @@ impl Search<'_> {
 
     #[inline(always)]
     fn h2(&self, x: Coord2) -> usize {
-        let (c, e, s, cc) = (x.c as usize, x.e as usize, x.s as usize, x.cc as usize);
-        nibble(self.cs, self.sym8.cperm_sperm_index(c, s))
-            .max(nibble(self.es, self.sym8.eperm_sperm_index(e, s)))
-            .max(nibble(self.ec, self.sym8.eperm_ccomb_index(e, cc)))
+        let ix = self.p2_index(x);
+        nibble(self.es, ix[0])
+            .max(nibble(self.cs, ix[1]))
+            .max(nibble(self.ec, ix[2]))
+    }
+
+    /// Indices of a phase-2 node in the U/D edge perm x slice perm, corner perm
+    /// x slice perm and U/D edge perm x corner combination tables.
+    #[inline(always)]
+    fn p2_index(&self, x: Coord2) -> [usize; 3] {
+        let k = self.sym8;
+        let (cc, cs) = ((x.c >> 3) as usize, (x.c & 7) as usize);
+        let (ec, es) = ((x.e >> 3) as usize, (x.e & 7) as usize);
+        let (s, comb) = (x.s as usize, x.cc as usize);
+        [
+            ec * N_SPERM + k.sperm_conj[s * N_SYM + es] as usize,
+            cc * N_SPERM + k.sperm_conj[s * N_SYM + cs] as usize,
+            ec * N_CCOMB + k.ccomb_conj[comb * N_SYM + es] as usize,
+        ]
     }
 
     /// Past the deadline: stop if a solution is known, else accept any length
@@ -461,9 +525,12 @@ impl Search<'_> {
         for &m in &self.path[..len1] {
             c = c.apply_move(m as usize);
         }
+        let sym_coord = |x: u16, k: &SymCoord| {
+            k.class_of[x as usize] * N_SYM as u16 + k.sym_of[x as usize] as u16
+        };
         let x = Coord2 {
-            c: c.corner_perm(),
-            e: c.ud_edge_perm(),
+            c: sym_coord(c.corner_perm(), &self.sym8.cperm),
+            e: sym_coord(c.ud_edge_perm(), &self.sym8.udperm),
             s: c.slice_perm(),
             cc: c.corner_comb() as u8,
         };
@@ -502,7 +569,8 @@ impl Search<'_> {
 
     fn phase2(&mut self, x: Coord2, depth: usize, left: usize, prev: usize) -> Option<usize> {
         // Solved with moves to spare: a shorter phase 2 (the bound is a maximum).
-        if x.c == 0 && x.e == 0 && x.s == 0 {
+        // (The identity is alone in its class.)
+        if x.c >> 3 == 0 && x.e >> 3 == 0 && x.s == 0 {
             return Some(depth);
         }
         if left == 0 {
@@ -515,31 +583,30 @@ impl Search<'_> {
         // As in phase 1: the children's pruning entries (and move-table rows,
         // wanted if they are searched) are fetched together, then checked.
         let mt = self.mt;
-        let sym8 = self.sym8;
-        let (c, e, s, cc) = (x.c as usize, x.e as usize, x.s as usize, x.cc as usize);
+        let p2 = self.p2;
+        let (cc, cs) = ((x.c >> 3) as usize, (x.c & 7) as usize);
+        let (ec, es) = ((x.e >> 3) as usize, (x.e & 7) as usize);
         let mut kids = [(0u8, Coord2::default(), [0u32; 3]); 10];
         let mut n = 0;
         for (i, &m) in P2_MOVES.iter().enumerate() {
             if !allowed(prev, m) {
                 continue;
             }
+            // A node `S r S` (class representative r, symmetry S) moved by m is
+            // `S (r m') S` with `m' = S m S`; the table gives `r m' = T r2 T`,
+            // and the symmetries compose by exclusive or.
+            let c2 = p2.cperm[cc * 10 + p2.symmove[cs][i] as usize] ^ cs as u16;
+            let e2 = p2.udperm[ec * 10 + p2.symmove[es][i] as usize] ^ es as u16;
             let y = Coord2 {
-                c: mt.cperm[c * 10 + i],
-                e: mt.udperm[e * 10 + i],
-                s: mt.sperm[s * 10 + i] as u8,
-                cc: mt.ccomb[cc * 10 + i] as u8,
+                c: c2,
+                e: e2,
+                s: mt.sperm[x.s as usize * 10 + i] as u8,
+                cc: mt.ccomb[x.cc as usize * 10 + i] as u8,
             };
-            let (c2, e2, s2, cc2) = (y.c as usize, y.e as usize, y.s as usize, y.cc as usize);
-            let ix = [
-                sym8.eperm_sperm_index(e2, s2),
-                sym8.cperm_sperm_index(c2, s2),
-                sym8.eperm_ccomb_index(e2, cc2),
-            ];
+            let ix = self.p2_index(y);
             prefetch(self.es, ix[0] >> 1);
             prefetch(self.cs, ix[1] >> 1);
             prefetch(self.ec, ix[2] >> 1);
-            prefetch(&mt.cperm, c2 * 10);
-            prefetch(&mt.udperm, e2 * 10);
             kids[n] = (m as u8, y, ix.map(|v| v as u32));
             n += 1;
         }
