@@ -254,6 +254,26 @@ impl Solver3 {
         self.solve_phased(cube, opts).0
     }
 
+    /// A lower bound of the moves `c` needs: the largest phase-1 bound of its
+    /// six views (each view has `c`'s distance, and phase 1 is part of it).
+    pub fn lower_bound(&self, c: &CubieCube) -> usize {
+        let [ts, fs, tf, ..] = &self.tables;
+        let inv = c.inverse();
+        let k = self.sym8;
+        let mut lb = 0;
+        for a in 0..3 {
+            for x in [c, &inv] {
+                let v = self.view_cube(x, a);
+                let (t, f, s) = (v.twist() as usize, v.flip() as usize, v.slice() as usize);
+                lb = lb
+                    .max(nibble(ts.bytes(), k.twist_slice_index(t, s)))
+                    .max(nibble(fs.bytes(), k.flip_slice_index(f, s)))
+                    .max(nibble(tf.bytes(), k.twist_flip_index(t, f)));
+            }
+        }
+        lb
+    }
+
     /// Solves a position; also returns the phases in the order their moves
     /// appear in the solution (`phase2` comes first when the inverse was
     /// solved) and the nodes visited.
@@ -735,6 +755,16 @@ mod tests {
             },
         );
         assert!(len <= 30);
+        // The lower bound never exceeds a solution's length, and is 0 only
+        // for cubes in the phase-2 group.
+        for seed in 0..200 {
+            let c = random_cube(seed);
+            let lb = solver.lower_bound(&c);
+            assert!(lb > 0 && lb <= solver.solve(&c, Options::default()).len());
+        }
+        assert_eq!(solver.lower_bound(&CubieCube::SOLVED.apply_move(1)), 0);
+        let c = CubieCube::SOLVED.apply_move(3).apply_move(0);
+        assert!((1..=2).contains(&solver.lower_bound(&c)));
         // Out of reach (no random state is solved in 8 moves): a solution all
         // the same, or none when `strict`.
         let c = random_cube(11);

@@ -648,25 +648,25 @@ impl P2<'_> {
         // are counted and dropped before their wings are moved.
         let s = self.s;
         let left = bound - g - 1;
-        let mut kids = [(0usize, 0usize); 28];
+        let mut kids = [(0usize, 0usize, (0u16, 0u16)); 28];
         let mut k = 0;
         for (i, &m) in s.p2_moves.iter().enumerate() {
             if !allowed(prev, m) {
                 continue;
             }
-            let (f, b) = s.sides.apply(n.f, n.b, i);
-            let r = s.sides.rank(f, b) as usize;
+            let fb = s.sides.apply(n.f, n.b, i);
+            let r = s.sides.rank(fb.0, fb.1) as usize;
             crate::tables::prefetch(s.sides_tab.bytes(), r >> 1);
-            kids[k] = (i, r);
+            kids[k] = (i, r, fb);
             k += 1;
         }
-        for &(i, r) in &kids[..k] {
+        for &(i, r, fb) in &kids[..k] {
             let odd = n.odd ^ s.p2_odd[i];
             if nibble(s.sides_tab.bytes(), r).max(odd as usize) > left {
                 self.nodes += 1;
                 continue;
             }
-            let next = s.step2(n, i);
+            let next = s.step2(n, i, fb);
             self.path.push(i);
             let stop = self.dfs(&next, g + 1, bound, Some(s.p2_moves[i]));
             self.path.pop();
@@ -906,10 +906,9 @@ impl Solver4 {
         })
     }
 
-    /// Phase-2 child of `n` by move `i`.
+    /// Phase-2 child of `n` by move `i`, whose side centres `(f, b)` are known.
     #[inline]
-    fn step2(&self, n: &N2, i: usize) -> N2 {
-        let (f, b) = self.sides.apply(n.f, n.b, i);
+    fn step2(&self, n: &N2, i: usize, (f, b): (u16, u16)) -> N2 {
         let p = &self.p2_slot[i];
         N2 {
             f,
@@ -1142,6 +1141,10 @@ impl Solver4 {
             let (rotation, s3) = tablegen::validate::orient_centres(&CubeN::new(3), &s3)
                 .map_err(|e| format!("reduced cube: {e}"))?;
             let cc = CubieCube::from_facelets(&s3).map_err(|e| format!("reduced cube: {e}"))?;
+            // A finish that cannot beat the best so far is not tried.
+            if best.is_some() && self.solver3.lower_bound(&cc) > target {
+                continue;
+            }
             let left = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
             let found = self.solver3.solve(
                 &cc,
