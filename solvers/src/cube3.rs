@@ -316,7 +316,7 @@ impl Solver3 {
             // Only solutions within `max_length` are searched for, until the
             // time runs out without one (see `out_of_time`).
             target: if opts.max_length > 0 {
-                opts.max_length + 1
+                (opts.max_length + 1).min(ANY_LENGTH)
             } else {
                 ANY_LENGTH
             },
@@ -765,6 +765,12 @@ mod tests {
         assert_eq!(solver.lower_bound(&CubieCube::SOLVED.apply_move(1)), 0);
         let c = CubieCube::SOLVED.apply_move(3).apply_move(0);
         assert!((1..=2).contains(&solver.lower_bound(&c)));
+        // A bound past any solution's length is no bound.
+        let loose = Options {
+            max_length: 40,
+            ..Options::default()
+        };
+        assert!(check(&solver, &random_cube(3), loose) <= 30);
         // Out of reach (no random state is solved in 8 moves): a solution all
         // the same, or none when `strict`.
         let c = random_cube(11);
