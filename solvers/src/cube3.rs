@@ -258,30 +258,17 @@ impl Solver3 {
     /// six views (each view has `c`'s distance, and phase 1 is part of it).
     pub fn lower_bound(&self, c: &CubieCube) -> usize {
         let [ts, fs, tf, ..] = &self.tables;
-        let inv = c.inverse();
-        let k = self.sym8;
-        let mut lb = 0;
-        for a in 0..3 {
-            for x in [c, &inv] {
-                let v = self.view_cube(x, a);
-                let (t, f, s) = (v.twist() as usize, v.flip() as usize, v.slice() as usize);
-                lb = lb
-                    .max(nibble(ts.bytes(), k.twist_slice_index(t, s)))
-                    .max(nibble(fs.bytes(), k.flip_slice_index(f, s)))
-                    .max(nibble(tf.bytes(), k.twist_flip_index(t, f)));
-            }
-        }
-        lb
+        let tables = [ts.bytes(), fs.bytes(), tf.bytes()];
+        self.views(c)
+            .iter()
+            .map(|v| phase1_bound(self.sym8, tables, v.twist, v.flip, v.slice))
+            .max()
+            .unwrap_or(0)
     }
 
-    /// Solves a position; also returns the phases in the order their moves
-    /// appear in the solution (`phase2` comes first when the inverse was
-    /// solved) and the nodes visited.
-    pub fn solve_phased(
-        &self,
-        cube: &CubieCube,
-        opts: Options,
-    ) -> (Vec<usize>, Vec<(&'static str, usize)>, u64) {
+    /// The six views of a cube: each axis as U-D, of the cube and of its
+    /// inverse.
+    fn views(&self, cube: &CubieCube) -> Vec<View> {
         let inv = cube.inverse();
         let mut views = Vec::with_capacity(6);
         for a in 0..3 {
@@ -297,6 +284,18 @@ impl Solver3 {
                 });
             }
         }
+        views
+    }
+
+    /// Solves a position; also returns the phases in the order their moves
+    /// appear in the solution (`phase2` comes first when the inverse was
+    /// solved) and the nodes visited.
+    pub fn solve_phased(
+        &self,
+        cube: &CubieCube,
+        opts: Options,
+    ) -> (Vec<usize>, Vec<(&'static str, usize)>, u64) {
+        let views = self.views(cube);
         let [ts, fs, tf, cs, es, ec] = &self.tables;
         let mut s = Search {
             mt: self.mt,
@@ -365,6 +364,15 @@ impl Solver3 {
     }
 }
 
+/// The phase-1 bound of raw coordinates: max of the twist x slice, flip x slice
+/// and twist x flip tables.
+#[inline(always)]
+fn phase1_bound(k: &Sym8, [ts, fs, tf]: [&[u8]; 3], t: usize, f: usize, s: usize) -> usize {
+    nibble(ts, k.twist_slice_index(t, s))
+        .max(nibble(fs, k.flip_slice_index(f, s)))
+        .max(nibble(tf, k.twist_flip_index(t, f)))
+}
+
 /// A target no solution reaches: any length is accepted.
 const ANY_LENGTH: usize = 31;
 
@@ -403,10 +411,7 @@ const fn allowed(prev: usize, m: usize) -> bool {
 impl Search<'_> {
     #[inline(always)]
     fn h1(&self, t: usize, f: usize, s: usize) -> usize {
-        let a = nibble(self.ts, self.sym8.twist_slice_index(t, s));
-        let b = nibble(self.fs, self.sym8.flip_slice_index(f, s));
-        let c = nibble(self.tf, self.sym8.twist_flip_index(t, f));
-        a.max(b).max(c)
+        phase1_bound(self.sym8, [self.ts, self.fs, self.tf], t, f, s)
     }
 
     #[inline(always)]

@@ -227,7 +227,13 @@ pub fn conj(c: &CubieCube, s: &CubieCube) -> CubieCube {
 
 /// `S C S` for symmetry `s` (0..[`N_SYM`]) of the group [`Sym8`].
 pub fn conj_sym(c: &CubieCube, s: usize) -> CubieCube {
-    let d = conj(c, &sym8().rotations[s % 4]);
+    conj_with(c, &sym8().rotations, s)
+}
+
+/// `S C S` for symmetry `s`: rotation `s % 4` of `rotations`, then the mirror
+/// when `s >= 4` (the mirror commutes with the half turns).
+fn conj_with(c: &CubieCube, rotations: &[CubieCube; 4], s: usize) -> CubieCube {
+    let d = conj(c, &rotations[s % 4]);
     if s >= 4 {
         d.mirror_lr()
     } else {
@@ -250,16 +256,8 @@ pub fn sym8() -> &'static Sym8 {
             rotation_cubie(&[rot(Face::U)]),
             rotation_cubie(&[rot(Face::F)]),
         ];
-        let sym = |c: &CubieCube, s: usize| {
-            let d = conj(c, &rotations[s % 4]);
-            if s >= 4 {
-                d.mirror_lr()
-            } else {
-                d
-            }
-        };
         let conj_of = |set: fn(usize) -> CubieCube, get: fn(&CubieCube) -> u16| {
-            move |x: usize, s: usize| get(&sym(&set(x), s)) as usize
+            move |x: usize, s: usize| get(&conj_with(&set(x), &rotations, s)) as usize
         };
         let table = |n: usize, f: &dyn Fn(usize, usize) -> usize| -> Vec<u16> {
             (0..n)
