@@ -109,10 +109,7 @@ impl P2Moves {
             c.rep
                 .iter()
                 .flat_map(|&r| {
-                    (0..10).map(move |i| {
-                        let x = moves[r as usize * 10 + i] as usize;
-                        c.class_of[x] * N_SYM as u16 + c.sym_of[x] as u16
-                    })
+                    (0..10).map(move |i| c.class_sym(moves[r as usize * 10 + i] as usize))
                 })
                 .collect()
         };
@@ -197,10 +194,7 @@ impl Solver3 {
         let with_class = |moves: &[u16], c: &SymCoord| -> Vec<u32> {
             moves
                 .iter()
-                .map(|&x| {
-                    let (class, s) = (c.class_of[x as usize] as u32, c.sym_of[x as usize] as u32);
-                    x as u32 | (class * N_SYM as u32 + s) << 16
-                })
+                .map(|&x| x as u32 | (c.class_sym(x as usize) as u32) << 16)
                 .collect()
         };
         Ok(Solver3 {
@@ -550,12 +544,9 @@ impl Search<'_> {
         for &m in &self.path[..len1] {
             c = c.apply_move(m as usize);
         }
-        let sym_coord = |x: u16, k: &SymCoord| {
-            k.class_of[x as usize] * N_SYM as u16 + k.sym_of[x as usize] as u16
-        };
         let x = Coord2 {
-            c: sym_coord(c.corner_perm(), &self.sym8.cperm),
-            e: sym_coord(c.ud_edge_perm(), &self.sym8.udperm),
+            c: self.sym8.cperm.class_sym(c.corner_perm() as usize),
+            e: self.sym8.udperm.class_sym(c.ud_edge_perm() as usize),
             s: c.slice_perm(),
             cc: c.corner_comb() as u8,
         };

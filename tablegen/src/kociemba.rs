@@ -179,6 +179,12 @@ impl SymCoord {
         }
     }
 
+    /// `x` as a symmetry coordinate: `class * N_SYM + sym` (x is `S rep S`).
+    #[inline]
+    pub fn class_sym(&self, x: usize) -> u16 {
+        self.class_of[x] * N_SYM as u16 + self.sym_of[x] as u16
+    }
+
     /// Number of classes.
     pub fn classes(&self) -> usize {
         self.rep.len()
