@@ -153,8 +153,17 @@ struct Search<'a> {
     es: &'a [u8],
     ec: &'a [u8],
     view: View,
+    /// Pre-moves of the current phase-1 search (see [`Search::premoves`]), in
+    /// the order they were chosen; the cube they are applied to.
+    pre: [u8; MAX_PRE],
+    pre_len: usize,
+    pre_cube: CubieCube,
+    /// Probe phase-1 solutions shorter than the search depth (see
+    /// [`Search::premoves`]).
+    allow_shorter: bool,
     path: [u8; 32],
-    best: Option<(Vec<u8>, usize, View)>,
+    /// The best solution: its moves (in the view), phase lengths, view.
+    best: Option<(Vec<u8>, [usize; 3], View)>,
     target: usize,
     max_length: usize,
     deadline: Instant,
@@ -304,6 +313,10 @@ impl Solver3 {
             es: es.bytes(),
             ec: ec.bytes(),
             view: views[0],
+            pre: [0; MAX_PRE],
+            pre_len: 0,
+            pre_cube: views[0].cube,
+            allow_shorter: false,
             path: [0; 32],
             best: None,
             // Only solutions within `max_length` are searched for, until the
@@ -319,34 +332,32 @@ impl Solver3 {
             nodes: 0,
             stop: false,
         };
-        'depths: for depth1 in 0..ANY_LENGTH {
+        'depths: for length1 in 0..ANY_LENGTH {
             for v in &views {
-                if depth1 >= s.target {
+                if length1 >= s.target {
                     if s.best.is_some() || s.strict {
                         break 'depths;
                     }
                     // Nothing within `max_length`: any solution will do.
                     s.target = ANY_LENGTH;
                 }
-                if s.h1(v.twist, v.flip, v.slice) > depth1 {
-                    continue;
-                }
                 s.view = *v;
-                s.phase1(v.twist, v.flip, v.slice, 0, depth1, 18);
+                s.premoves(v.cube, (v.twist, v.flip, v.slice), 0, length1, 18);
                 if s.stop {
                     break 'depths;
                 }
             }
         }
         let nodes = s.nodes;
-        let Some((path, len1, view)) = s.best else {
-            return (Vec::new(), vec![("phase1", 0), ("phase2", 0)], nodes);
+        let Some((path, [len1, len2, pre], view)) = s.best else {
+            let none = vec![("phase1", 0), ("phase2", 0), ("premoves", 0)];
+            return (Vec::new(), none, nodes);
         };
         let mut moves: Vec<usize> = path
             .iter()
             .map(|&m| self.axis_moves[view.axis][m as usize])
             .collect();
-        let mut phases = vec![("phase1", len1), ("phase2", moves.len() - len1)];
+        let mut phases = vec![("phase1", len1), ("phase2", len2), ("premoves", pre)];
         if view.inverse {
             moves.reverse();
             for m in moves.iter_mut() {
@@ -369,6 +380,50 @@ fn phase1_bound(k: &Sym8, [ts, fs, tf]: [&[u8]; 3], t: usize, f: usize, s: usize
 
 /// A target no solution reaches: any length is accepted.
 const ANY_LENGTH: usize = 31;
+
+/// Pre-moves are tried only while phase 1 is searched this deep or deeper (as
+/// min2phase's MIN_P1PRE_LEN).
+const MIN_PRE_DEPTH1: usize = 7;
+
+/// At most this many pre-moves.
+const MAX_PRE: usize = 20;
+
+/// The pre-moves that may come last (next to phase 2): quarter turns of R, F,
+/// L, B (any other move is in the phase-2 group, or a quarter turn's variant
+/// found through it: see `start_phase2`).
+const LAST_PREMOVES: [usize; 4] = [3, 6, 12, 15];
+
+/// Appends move `m` to a move sequence, merged with the last move when both
+/// turn the same face (also across a turn of the opposite face, which
+/// commutes).
+fn push_merged(sol: &mut Vec<u8>, m: u8) {
+    let n = sol.len();
+    let same = |x: u8| x / 3 == m / 3;
+    let at = if n >= 1 && same(sol[n - 1]) {
+        Some(n - 1)
+    } else if n >= 2 && sol[n - 1] / 3 % 3 == m / 3 % 3 && same(sol[n - 2]) {
+        Some(n - 2)
+    } else {
+        None
+    };
+    match at {
+        None => sol.push(m),
+        Some(i) => {
+            // Quarter turns: 1, 2, 3 for indices 0, 1, 2.
+            let turns = (sol[i] % 3 + 1 + m % 3 + 1) % 4;
+            if turns == 0 {
+                sol.remove(i);
+            } else {
+                sol[i] = m / 3 * 3 + turns - 1;
+            }
+        }
+    }
+}
+
+/// The phase-1 coordinates of a cube.
+fn phase1_coords(c: &CubieCube) -> (usize, usize, usize) {
+    (c.twist() as usize, c.flip() as usize, c.slice() as usize)
+}
 
 /// The moves that may end a phase-1 solution: those not in the phase-2 group
 /// (R, R', F, F', L, L', B, B').
@@ -451,10 +506,10 @@ impl Search<'_> {
             return;
         }
         let in_h = t == 0 && f == 0 && s == 0;
-        if left == 0 {
+        if in_h && (left == 0 || (left < 5 && self.allow_shorter)) {
             // A phase-1 solution ending in a phase-2 move was already tried one move
             // shorter, with that move in phase 2.
-            if in_h && (depth == 0 || !P2_MOVES.contains(&prev)) {
+            if depth == 0 || !P2_MOVES.contains(&prev) {
                 self.start_phase2(depth);
             }
             return;
@@ -462,7 +517,7 @@ impl Search<'_> {
         // Already in the phase-2 group with moves to spare: a path that leaves it
         // and comes back needs at least five moves (as in Kociemba's and
         // min2phase's searches), and paths that stay in it end in a phase-2 move.
-        if in_h && left < 5 {
+        if left == 0 || (in_h && left < 5) {
             return;
         }
         if left == 1 {
@@ -536,27 +591,95 @@ impl Search<'_> {
         }
     }
 
-    fn start_phase2(&mut self, len1: usize) {
-        if len1 + 1 > self.target {
+    /// Phase 1 on the cube with pre-moves (Rokicki's and min2phase's idea): a
+    /// solution `S` of `m C` gives the solution `S m` of `C`. Each sequence of
+    /// pre-moves is one more view of the cube, so that at each total phase-1
+    /// length (`length1`: pre-moves and phase-1 moves) many more phase-1
+    /// solutions are probed, and a short whole is found sooner. Pre-moves are
+    /// tried while phase 1 stays at least `MIN_PRE_DEPTH1` deep; at that depth
+    /// shorter phase-1 solutions are probed too (they are not searched
+    /// elsewhere with these pre-moves). `coords` are `cube`'s phase-1
+    /// coordinates; `last` the last pre-move (18: none).
+    fn premoves(
+        &mut self,
+        cube: CubieCube,
+        (t, f, s): (usize, usize, usize),
+        k: usize,
+        length1: usize,
+        last: usize,
+    ) {
+        let depth1 = length1 - k;
+        // The last pre-move (next to phase 2) must be a quarter turn of R, F, L
+        // or B: any other would belong to phase 2.
+        if (k == 0 || LAST_PREMOVES.contains(&last)) && self.h1(t, f, s) <= depth1 {
+            self.pre_len = k;
+            self.pre_cube = cube;
+            self.allow_shorter = k > 0 && depth1 == MIN_PRE_DEPTH1;
+            self.phase1(t, f, s, 0, depth1, 18);
+            if self.stop {
+                return;
+            }
+        }
+        if depth1 <= MIN_PRE_DEPTH1 || k == MAX_PRE {
             return;
         }
-        let mut c = self.view.cube;
-        for &m in &self.path[..len1] {
-            c = c.apply_move(m as usize);
+        // When no pre-move can follow this one, only those that may come last.
+        let final_level = depth1 == MIN_PRE_DEPTH1 + 1;
+        for m in 0..18 {
+            // One axis at a time (as min2phase: moves on one axis commute).
+            if last < 18 && m / 3 % 3 == last / 3 % 3 {
+                continue;
+            }
+            if final_level && !LAST_PREMOVES.contains(&m) {
+                continue;
+            }
+            let c = moves()[m].multiply(&cube);
+            self.pre[k] = m as u8;
+            self.premoves(c, phase1_coords(&c), k + 1, length1, m);
+            if self.stop {
+                return;
+            }
         }
-        let x = Coord2 {
+    }
+
+    /// Phase-2 coordinates of a cube in the phase-2 group.
+    fn coord2(&self, c: &CubieCube) -> Coord2 {
+        Coord2 {
             c: self.sym8.cperm.class_sym(c.corner_perm() as usize),
             e: self.sym8.udperm.class_sym(c.ud_edge_perm() as usize),
             s: c.slice_perm(),
             cc: c.corner_comb() as u8,
+        }
+    }
+
+    /// Phase 2 after a phase-1 solution of `len1` moves (`path[..len1]`) of the
+    /// current view with its pre-moves.
+    fn start_phase2(&mut self, len1: usize) {
+        let k = self.pre_len;
+        if len1 + k + 1 > self.target {
+            return;
+        }
+        let mut c = self.pre_cube;
+        for &m in &self.path[..len1] {
+            c = c.apply_move(m as usize);
+        }
+        let x = self.coord2(&c);
+        // With pre-moves, the last one (a quarter turn) may also be its inverse:
+        // `m' C S = m2 (m C S)`, with the half turn `m2` in the phase-2 group.
+        let x2 = (k > 0).then(|| {
+            let half = self.pre[k - 1] as usize / 3 * 3 + 1;
+            self.coord2(&moves()[half].multiply(&c))
+        });
+        let h = match x2 {
+            Some(x2) => self.h2(x).min(self.h2(x2)),
+            None => self.h2(x),
         };
-        let h = self.h2(x);
         // Only solutions shorter than the best so far are of use; until phase 1
         // is long, phase 2 is kept short (other phase-1 solutions are cheaper
         // than a deep phase-2 search). 13 as min2phase's MAX_DEPTH2 (12 measured
         // 0.58 ms median at max 21, 13 0.54 ms, 11 0.70 ms).
-        let cap2 = if len1 >= 12 { 18 } else { 13 };
-        let max2 = (self.target - 1 - len1).min(cap2);
+        let cap2 = if len1 + k >= 12 { 18 } else { 13 };
+        let max2 = (self.target - 1 - len1 - k).min(cap2);
         if h > max2 {
             return;
         }
@@ -569,17 +692,34 @@ impl Search<'_> {
         // and stops at any solution; each solution found lowers the bound to one
         // shorter, until none is found.
         let mut bound = max2;
-        while let Some(total) = self.phase2(x, len1, bound, prev) {
+        loop {
+            let mut found = self.phase2(x, len1, bound, prev).map(|t| (t, false));
+            if found.is_none() && !self.stop {
+                if let Some(x2) = x2 {
+                    found = self.phase2(x2, len1, bound, prev).map(|t| (t, true));
+                }
+            }
+            let Some((end2, inverted)) = found else {
+                break;
+            };
             // Shorter than the target, as the bound was.
-            self.target = total;
-            self.best = Some((self.path[..total].to_vec(), len1, self.view));
+            let total = end2 + k;
+            // The solution of `C`: phase 1, phase 2, the pre-moves last first
+            // (merged with phase 2's last move when it turns the same face).
+            let mut sol = self.path[..end2].to_vec();
+            for (i, &m) in self.pre[..k].iter().rev().enumerate() {
+                push_merged(&mut sol, if i == 0 && inverted { m + 2 } else { m });
+            }
+            let pre = sol.len() - end2;
+            self.target = sol.len();
+            self.best = Some((sol, [len1, end2 - len1, pre], self.view));
             if total <= self.max_length {
                 self.stop = true;
             }
-            if self.stop || total - len1 <= h {
+            if self.stop || end2 - len1 <= h {
                 break;
             }
-            bound = total - len1 - 1;
+            bound = end2 - len1 - 1;
         }
         self.out_of_time();
     }
@@ -671,6 +811,58 @@ mod tests {
             assert!(w[0] / 3 != w[1] / 3, "same face twice: {:?}", names(&sol));
         }
         sol.len()
+    }
+
+    #[test]
+    fn merged_moves() {
+        let merged = |moves: &[u8], m: u8| {
+            let mut v = moves.to_vec();
+            push_merged(&mut v, m);
+            v
+        };
+        // R2 + R = R'; R + R' = nothing; U D2 + U = U2 D2; U + D = U D.
+        assert_eq!(merged(&[0, 4], 3), vec![0, 5]);
+        assert_eq!(merged(&[0, 3], 5), vec![0]);
+        assert_eq!(merged(&[0, 10], 0), vec![1, 10]);
+        assert_eq!(merged(&[0], 9), vec![0, 9]);
+        assert_eq!(merged(&[], 6), vec![6]);
+        // Every merge gives the same cube as the moves one after the other.
+        let apply = |v: &[u8]| {
+            v.iter()
+                .fold(CubieCube::SOLVED, |c, &m| c.apply_move(m as usize))
+        };
+        for a in 0..18u8 {
+            for b in 0..18u8 {
+                for m in 0..18u8 {
+                    let v = merged(&[a, b], m);
+                    assert_eq!(apply(&v), apply(&[a, b, m]));
+                    assert!(v.len() <= 3);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn premoves_are_used() {
+        // At max 20 a good share of the solutions end with pre-moves; each
+        // solution is checked, and its phases add up to its length.
+        let solver = solver();
+        let opts = Options {
+            max_length: 20,
+            time_budget: Duration::from_secs(30),
+            ..Options::default()
+        };
+        let mut with_pre = 0;
+        for seed in 0..100 {
+            let c = random_cube(1000 + seed);
+            let (sol, phases, _) = solver.solve_phased(&c, opts);
+            let end = sol.iter().fold(c, |c, &m| c.apply_move(m));
+            assert_eq!(end, CubieCube::SOLVED);
+            assert!(sol.len() <= 20);
+            assert_eq!(phases.iter().map(|p| p.1).sum::<usize>(), sol.len());
+            with_pre += phases.iter().any(|&(k, n)| k == "premoves" && n > 0) as usize;
+        }
+        assert!(with_pre >= 10, "{with_pre} of 100 with pre-moves");
     }
 
     #[test]
