@@ -100,6 +100,12 @@ struct P2Moves {
     udperm: Vec<u16>,
     /// `symmove[s][i]`: the phase-2 move `S m_i S`.
     symmove: [[u8; 10]; N_SYM],
+    /// Per corner-perm class, its representative's inverse as `class * 8 +
+    /// sym`; the same for U/D edge-perm classes.
+    cinv: Vec<u16>,
+    einv: Vec<u16>,
+    /// Per corner-perm class, its representative's corner combination.
+    crep_comb: Vec<u8>,
 }
 
 impl P2Moves {
@@ -121,11 +127,49 @@ impl P2Moves {
                     .unwrap_or(i) as u8
             })
         });
+        let inverses = |c: &SymCoord, cube: fn(u16) -> CubieCube, coord: fn(&CubieCube) -> u16| {
+            c.rep
+                .iter()
+                .map(|&r| c.class_sym(coord(&cube(r).inverse()) as usize))
+                .collect()
+        };
         P2Moves {
             cperm: table(&mt.cperm, &k.cperm),
             udperm: table(&mt.udperm, &k.udperm),
             symmove,
+            cinv: inverses(
+                &k.cperm,
+                CubieCube::with_corner_perm,
+                CubieCube::corner_perm,
+            ),
+            einv: inverses(
+                &k.udperm,
+                CubieCube::with_ud_edge_perm,
+                CubieCube::ud_edge_perm,
+            ),
+            crep_comb: k
+                .cperm
+                .rep
+                .iter()
+                .map(|&r| CubieCube::with_corner_perm(r).corner_comb() as u8)
+                .collect(),
         }
+    }
+
+    /// Index in the U/D edge perm x corner combination table of the inverse
+    /// of a phase-2 node (min2phase's second look at the same table). `S r S`
+    /// inverted is `S r' S`, and `r' = T q T` from the class tables: the
+    /// inverse has class `q`, symmetry `S T` (exclusive or).
+    #[inline(always)]
+    fn inverse_eperm_ccomb(&self, k: &Sym8, x: Coord2) -> usize {
+        let (ci, ei) = (
+            self.cinv[(x.c >> 3) as usize],
+            self.einv[(x.e >> 3) as usize],
+        );
+        let csym = (ci ^ x.c) & 7;
+        let esym = (ei ^ x.e) & 7;
+        let comb = self.crep_comb[(ci >> 3) as usize] as usize;
+        (ei >> 3) as usize * N_CCOMB + k.ccomb_conj[comb * N_SYM + (csym ^ esym) as usize] as usize
     }
 }
 
@@ -743,7 +787,7 @@ impl Search<'_> {
         let p2 = self.p2;
         let (cc, cs) = ((x.c >> 3) as usize, (x.c & 7) as usize);
         let (ec, es) = ((x.e >> 3) as usize, (x.e & 7) as usize);
-        let mut kids = [(0u8, Coord2::default(), [0u32; 3]); 10];
+        let mut kids = [(0u8, Coord2::default(), [0u32; 4]); 10];
         let mut n = 0;
         for (i, &m) in P2_MOVES.iter().enumerate() {
             if !allowed(prev, m) {
@@ -760,15 +804,24 @@ impl Search<'_> {
                 s: mt.sperm[x.s as usize * 10 + i] as u8,
                 cc: mt.ccomb[x.cc as usize * 10 + i] as u8,
             };
-            let ix = self.p2_index(y);
-            prefetch(self.es, ix[0] >> 1);
-            prefetch(self.cs, ix[1] >> 1);
-            prefetch(self.ec, ix[2] >> 1);
-            kids[n] = (m as u8, y, ix.map(|v| v as u32));
+            let [a, b, c] = self.p2_index(y);
+            let d = p2.inverse_eperm_ccomb(self.sym8, y);
+            prefetch(self.es, a >> 1);
+            prefetch(self.cs, b >> 1);
+            prefetch(self.ec, c >> 1);
+            prefetch(self.ec, d >> 1);
+            kids[n] = (m as u8, y, [a, b, c, d].map(|v| v as u32));
             n += 1;
         }
         for &(m, y, ix) in &kids[..n] {
-            if nibble(self.es, ix[0] as usize) >= left
+            // The bound of the inverse is not consistent: a child two past the
+            // bound shows that this node is out of reach too.
+            let hi = nibble(self.ec, ix[3] as usize);
+            if hi > left + 1 {
+                return None;
+            }
+            if hi >= left
+                || nibble(self.es, ix[0] as usize) >= left
                 || nibble(self.cs, ix[1] as usize) >= left
                 || nibble(self.ec, ix[2] as usize) >= left
             {
@@ -811,6 +864,33 @@ mod tests {
             assert!(w[0] / 3 != w[1] / 3, "same face twice: {:?}", names(&sol));
         }
         sol.len()
+    }
+
+    #[test]
+    fn inverse_bound_of_symmetry_coordinates() {
+        // The inverse's entry found from symmetry coordinates is the one of
+        // the inverse's own coordinates.
+        let solver = solver();
+        let (p2, k) = (&solver.p2, solver.sym8);
+        let ec = solver.tables[5].bytes();
+        let mut c = CubieCube::SOLVED;
+        let mut seed = 12345u64;
+        for _ in 0..20000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            c = c.apply_move(P2_MOVES[(seed >> 33) as usize % 10]);
+            let x = Coord2 {
+                c: k.cperm.class_sym(c.corner_perm() as usize),
+                e: k.udperm.class_sym(c.ud_edge_perm() as usize),
+                s: c.slice_perm(),
+                cc: c.corner_comb() as u8,
+            };
+            let inv = c.inverse();
+            let direct =
+                k.eperm_ccomb_index(inv.ud_edge_perm() as usize, inv.corner_comb() as usize);
+            assert_eq!(nibble(ec, p2.inverse_eperm_ccomb(k, x)), nibble(ec, direct));
+        }
     }
 
     #[test]
