@@ -13,12 +13,15 @@ use std::time::{Duration, Instant};
 use tablegen::cube3::{CubieCube, MOVE_NAMES};
 
 const USAGE: &str =
-    "usage: peer-bench [--count N] [--tables DIR] [--budget-ms MS] [--only ours|min2phase|kewb]
+    "usage: peer-bench [--count N] [--tables DIR] [--budget-ms MS] [--only ours,min2phase,kewb] [--rounds R]
 
   --count N        random states, seeds 0..N (default 1000)
   --tables DIR     our table directory (default: the workspace's tables/)
   --budget-ms MS   time budget of the \"budget\" run (default 10)
-  --only SOLVER    run one solver only";
+  --only LIST      run these solvers only (comma-separated)
+  --rounds R       run ours and min2phase R times, taking turns, and pool the
+                   times (this VM's speed drifts by 10-20 % over seconds; taking
+                   turns spreads the drift over both); kewb runs once";
 
 /// The time budget of the \"at max length L\" runs: generous, so that a solver
 /// must reach L rather than time out.
@@ -31,7 +34,8 @@ struct Args {
     count: u64,
     tables: PathBuf,
     budget_ms: u64,
-    only: Option<String>,
+    only: Option<Vec<String>>,
+    rounds: u32,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -40,6 +44,7 @@ fn parse_args() -> Result<Args, String> {
         tables: tablegen::artifact::tables_dir(None),
         budget_ms: 10,
         only: None,
+        rounds: 1,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -56,12 +61,24 @@ fn parse_args() -> Result<Args, String> {
                     .parse()
                     .map_err(|e| format!("--budget-ms: {e}"))?
             }
+            "--rounds" => {
+                args.rounds = value("--rounds")?
+                    .parse()
+                    .map_err(|e| format!("--rounds: {e}"))?;
+                if args.rounds == 0 {
+                    return Err("--rounds: at least 1".into());
+                }
+            }
             "--only" => {
                 let v = value("--only")?;
-                if !["ours", "min2phase", "kewb"].contains(&v.as_str()) {
-                    return Err(format!("--only: unknown solver {v:?}"));
+                let list: Vec<String> = v.split(',').map(str::to_string).collect();
+                if let Some(x) = list
+                    .iter()
+                    .find(|x| !["ours", "min2phase", "kewb"].contains(&x.as_str()))
+                {
+                    return Err(format!("--only: unknown solver {x:?}"));
                 }
-                args.only = Some(v);
+                args.only = Some(list);
             }
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -184,6 +201,24 @@ fn run_cases(
         failures,
         table_bytes: String::new(),
         skipped: None,
+    }
+}
+
+/// Adds one round's rows to `rows`: the first round's as they are, later
+/// rounds' times, lengths and failures to the row of the same solver and run.
+fn pool(rows: &mut Vec<Row>, new: Vec<Row>, round: u32) {
+    for r in new {
+        match rows
+            .iter_mut()
+            .find(|x| round > 0 && x.solver == r.solver && x.run == r.run)
+        {
+            Some(x) => {
+                x.times.extend(r.times);
+                x.lengths.extend(r.lengths);
+                x.failures.extend(r.failures);
+            }
+            None => rows.push(r),
+        }
     }
 }
 
@@ -733,16 +768,26 @@ fn main() {
         })
         .collect();
 
-    let wants = |s: &str| args.only.as_deref().is_none_or(|o| o == s);
+    let wants = |s: &str| args.only.as_ref().is_none_or(|o| o.iter().any(|x| x == s));
     let mut rows = Vec::new();
     let mut notes = Vec::new();
-    if wants("ours") {
-        eprintln!("running ours (tables {}) ...", args.tables.display());
-        rows.extend(bench_ours(&args, &cases));
+    for round in 0..args.rounds {
+        if wants("ours") {
+            eprintln!("running ours (tables {}) ...", args.tables.display());
+            pool(&mut rows, bench_ours(&args, &cases), round);
+        }
+        if wants("min2phase") {
+            eprintln!("running min2phase ...");
+            pool(&mut rows, bench_min2phase(&args, &cases), round);
+        }
+    }
+    if args.rounds > 1 {
+        notes.push(format!(
+            "{} rounds, ours and min2phase taking turns: times, lengths and failures pooled; init from the first round",
+            args.rounds
+        ));
     }
     if wants("min2phase") {
-        eprintln!("running min2phase ...");
-        rows.extend(bench_min2phase(&args, &cases));
         notes.push(format!(
             "min2phase tables (computed from its source, not exposed): {} B pruning (4 bits/entry), {} B all static tables",
             min2phase_prune_bytes(),
