@@ -490,6 +490,24 @@ const ALLOWED: [u32; 19] = {
     a
 };
 
+/// `ALLOWED2[prev]`: bit `i` set when phase-2 move `P2_MOVES[i]` may follow
+/// `prev` (18: none).
+const ALLOWED2: [u32; 19] = {
+    let mut a = [0u32; 19];
+    let mut prev = 0;
+    while prev < 19 {
+        let mut i = 0;
+        while i < 10 {
+            if allowed(prev, P2_MOVES[i]) {
+                a[prev] |= 1 << i;
+            }
+            i += 1;
+        }
+        prev += 1;
+    }
+    a
+};
+
 /// May move `m` follow `prev`? Not on the same face, and of two opposite faces
 /// only in one order.
 #[inline(always)]
@@ -781,18 +799,16 @@ impl Search<'_> {
         if self.nodes & 0x3FF == 0 && self.out_of_time() {
             return None;
         }
-        // As in phase 1: the children's pruning entries (and move-table rows,
-        // wanted if they are searched) are fetched together, then checked.
-        let mt = self.mt;
-        let p2 = self.p2;
+        // The tables are small enough to stay in cache: each child is checked
+        // as it is made, the inverse's bound first (it cuts most), the other
+        // entries only for the children that pass.
+        let (mt, p2, k) = (self.mt, self.p2, self.sym8);
         let (cc, cs) = ((x.c >> 3) as usize, (x.c & 7) as usize);
         let (ec, es) = ((x.e >> 3) as usize, (x.e & 7) as usize);
-        let mut kids = [(0u8, Coord2::default(), [0u32; 4]); 10];
-        let mut n = 0;
-        for (i, &m) in P2_MOVES.iter().enumerate() {
-            if !allowed(prev, m) {
-                continue;
-            }
+        let mut mask = ALLOWED2[prev];
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
             // A node `S r S` (class representative r, symmetry S) moved by m is
             // `S (r m') S` with `m' = S m S`; the table gives `r m' = T r2 T`,
             // and the symmetries compose by exclusive or.
@@ -804,31 +820,25 @@ impl Search<'_> {
                 s: mt.sperm[x.s as usize * 10 + i] as u8,
                 cc: mt.ccomb[x.cc as usize * 10 + i] as u8,
             };
-            let [a, b, c] = self.p2_index(y);
-            let d = p2.inverse_eperm_ccomb(self.sym8, y);
-            prefetch(self.es, a >> 1);
-            prefetch(self.cs, b >> 1);
-            prefetch(self.ec, c >> 1);
-            prefetch(self.ec, d >> 1);
-            kids[n] = (m as u8, y, [a, b, c, d].map(|v| v as u32));
-            n += 1;
-        }
-        for &(m, y, ix) in &kids[..n] {
             // The bound of the inverse is not consistent: a child two past the
             // bound shows that this node is out of reach too.
-            let hi = nibble(self.ec, ix[3] as usize);
+            let hi = nibble(self.ec, p2.inverse_eperm_ccomb(k, y));
             if hi > left + 1 {
                 return None;
             }
-            if hi >= left
-                || nibble(self.es, ix[0] as usize) >= left
-                || nibble(self.cs, ix[1] as usize) >= left
-                || nibble(self.ec, ix[2] as usize) >= left
+            if hi >= left {
+                continue;
+            }
+            let ix = self.p2_index(y);
+            if nibble(self.ec, ix[2]) >= left
+                || nibble(self.es, ix[0]) >= left
+                || nibble(self.cs, ix[1]) >= left
             {
                 continue;
             }
-            self.path[depth] = m;
-            if let Some(total) = self.phase2(y, depth + 1, left - 1, m as usize) {
+            let m = P2_MOVES[i];
+            self.path[depth] = m as u8;
+            if let Some(total) = self.phase2(y, depth + 1, left - 1, m) {
                 return Some(total);
             }
             if self.stop {
