@@ -295,7 +295,7 @@ impl Default for Options4 {
             phase3_solutions: 16,
             phase3_more_nodes: 2_000_000,
             finish_min: Duration::from_millis(5),
-            time_budget: Duration::from_millis(300),
+            time_budget: Duration::from_millis(240),
         }
     }
 }

@@ -55,7 +55,7 @@ struct SolveArgs {
     max_length: usize,
     /// 3x3x3: milliseconds after which the best solution found is returned
     /// (default 1000); 4x4x4: time for the whole solve, the 3x3x3 finish gets what
-    /// the reduction leaves (default 300).
+    /// the reduction leaves (default 240).
     #[arg(long)]
     time_budget: Option<u64>,
 }
