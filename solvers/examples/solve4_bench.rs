@@ -31,7 +31,9 @@ fn main() {
         opts.phase2_candidates = (w as usize / 8).max(1);
     }
     // Experiment knobs: BENCH4_P3 (phase-3 solutions finished), BENCH4_MORE
-    // (phase-3 nodes after the first), BENCH4_FINMIN (ms per finish at least).
+    // (phase-3 nodes after the first), BENCH4_FINMIN (ms per finish at least),
+    // BENCH4_SLOW (print the seeds that take longer than this many ms),
+    // BENCH4_FIRST (first seed).
     let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
     if let Some(k) = env("BENCH4_P3") {
         opts.phase3_solutions = k as usize;
@@ -55,11 +57,19 @@ fn main() {
     let mut times = Vec::new();
     let mut lens = Vec::new();
     let mut phase_sum: Vec<(&str, usize)> = Vec::new();
-    for seed in 0..count as u64 {
+    let slow = env("BENCH4_SLOW");
+    let first = env("BENCH4_FIRST").unwrap_or(0);
+    for seed in first..first + count as u64 {
         let st = tablegen::cube4::random_state(seed);
         let t = Instant::now();
         let sol = s4.solve(&st, opts).expect("solvable");
         times.push(t.elapsed().as_secs_f64());
+        if slow.is_some_and(|ms| t.elapsed() > Duration::from_millis(ms)) {
+            println!(
+                "slow: seed {seed}, {:.0} ms",
+                t.elapsed().as_secs_f64() * 1e3
+            );
+        }
         let mut s = st.clone();
         cube.apply_alg(&mut s, &sol.moves);
         assert!(cube.is_solved(&s), "seed {seed}: not solved");

@@ -136,6 +136,7 @@ impl Packed {
     }
 
     /// The packed bytes.
+    #[inline]
     pub fn bytes(&self) -> &[u8] {
         match &self.mapped {
             Some(t) => t.payload(),

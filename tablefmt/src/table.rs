@@ -91,6 +91,7 @@ enum Backing {
 }
 
 impl Backing {
+    #[inline]
     fn bytes(&self) -> &[u8] {
         match self {
             Backing::Mapped(m) => m,
@@ -237,6 +238,7 @@ impl Table {
     }
 
     /// The raw payload bytes (packed dense values or FST bytes).
+    #[inline]
     pub fn payload(&self) -> &[u8] {
         &self.backing.bytes()[self.payload.clone()]
     }
