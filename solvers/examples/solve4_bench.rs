@@ -33,13 +33,20 @@ fn main() {
     // Experiment knobs: BENCH4_P3 (phase-3 solutions finished), BENCH4_MORE
     // (phase-3 nodes after the first), BENCH4_FINMIN (ms per finish at least),
     // BENCH4_SLOW (print the seeds that take longer than this many ms),
-    // BENCH4_FIRST (first seed).
+    // BENCH4_FIRST (first seed), BENCH4_P2LEVEL / BENCH4_P2NODES (phase-2 node
+    // budgets of one length / in all).
     let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
     if let Some(k) = env("BENCH4_P3") {
         opts.phase3_solutions = k as usize;
     }
     if let Some(k) = env("BENCH4_MORE") {
         opts.phase3_more_nodes = k;
+    }
+    if let Some(k) = env("BENCH4_P2LEVEL") {
+        opts.phase2_level_nodes = k;
+    }
+    if let Some(k) = env("BENCH4_P2NODES") {
+        opts.phase2_nodes = k;
     }
     if let Some(k) = env("BENCH4_FINMIN") {
         opts.finish_min = Duration::from_millis(k);
