@@ -5,13 +5,15 @@
 //! that group. Lower bounds: phase 1 takes the max of three tables (twist x slice,
 //! flip x slice, twist x flip), phase 2 the max of three (corner perm x slice
 //! perm, U/D edge perm x slice perm, U/D edge perm x D-corner positions; the last
-//! is min2phase's choice and cuts phase-2 nodes by 4.5x). The tables are the
-//! catalog's `3x3x3-phase*` entries, each reduced by the eight symmetries
-//! `{I, x2, y2, z2} x {I, L-R mirror}`, memory-mapped.
+//! is min2phase's choice and cuts phase-2 nodes by 4.5x) and of the last one
+//! looked up for the inverse cube. The tables are the catalog's `3x3x3-phase*`
+//! entries, each reduced by the eight symmetries `{I, x2, y2, z2} x {I, L-R
+//! mirror}`, memory-mapped.
 //!
 //! As in the best implementations, phase 1 is searched on six views of the cube
-//! at once (the three axes as U-D, each of the cube and of its inverse), depth by
-//! depth, so that more short phase-1 solutions are tried; each is completed by
+//! at once (the three axes as U-D, each of the cube and of its inverse), and on
+//! each view with pre-moves (moves appended after phase 2), by total phase-1
+//! length, so that more short phase-1 solutions are tried; each is completed by
 //! phase 2, and the total keeps shrinking until it reaches `max_length` or the
 //! time budget runs out.
 
