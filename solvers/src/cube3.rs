@@ -323,13 +323,14 @@ impl Solver3 {
         for a in 0..3 {
             for (c, inverse) in [(cube, false), (&inv, true)] {
                 let v = self.view_cube(c, a);
+                let (twist, flip, slice) = phase1_coords(&v);
                 views.push(View {
                     cube: v,
                     axis: a,
                     inverse,
-                    twist: v.twist() as usize,
-                    flip: v.flip() as usize,
-                    slice: v.slice() as usize,
+                    twist,
+                    flip,
+                    slice,
                 });
             }
         }
@@ -466,6 +467,16 @@ fn push_merged(sol: &mut Vec<u8>, m: u8) {
     }
 }
 
+/// Phase-2 coordinates of a cube in the phase-2 group.
+fn coord2(k: &Sym8, c: &CubieCube) -> Coord2 {
+    Coord2 {
+        c: k.cperm.class_sym(c.corner_perm() as usize),
+        e: k.udperm.class_sym(c.ud_edge_perm() as usize),
+        s: c.slice_perm(),
+        cc: c.corner_comb() as u8,
+    }
+}
+
 /// The phase-1 coordinates of a cube.
 fn phase1_coords(c: &CubieCube) -> (usize, usize, usize) {
     (c.twist() as usize, c.flip() as usize, c.slice() as usize)
@@ -476,31 +487,28 @@ fn phase1_coords(c: &CubieCube) -> (usize, usize, usize) {
 const LAST_PHASE1_MOVES: [usize; 8] = [3, 5, 6, 8, 12, 14, 15, 17];
 
 /// `ALLOWED[prev]`: bit `m` set when move `m` may follow `prev` (18: none).
-const ALLOWED: [u32; 19] = {
-    let mut a = [0u32; 19];
-    let mut prev = 0;
-    while prev < 19 {
-        let mut m = 0;
-        while m < 18 {
-            if allowed(prev, m) {
-                a[prev] |= 1 << m;
-            }
-            m += 1;
-        }
-        prev += 1;
+const ALLOWED: [u32; 19] = allowed_masks(&{
+    let mut all = [0usize; 18];
+    let mut m = 0;
+    while m < 18 {
+        all[m] = m;
+        m += 1;
     }
-    a
-};
+    all
+});
 
 /// `ALLOWED2[prev]`: bit `i` set when phase-2 move `P2_MOVES[i]` may follow
 /// `prev` (18: none).
-const ALLOWED2: [u32; 19] = {
+const ALLOWED2: [u32; 19] = allowed_masks(&P2_MOVES);
+
+/// Per previous move (18: none), bit `i` set when `moves[i]` may follow it.
+const fn allowed_masks(moves: &[usize]) -> [u32; 19] {
     let mut a = [0u32; 19];
     let mut prev = 0;
     while prev < 19 {
         let mut i = 0;
-        while i < 10 {
-            if allowed(prev, P2_MOVES[i]) {
+        while i < moves.len() {
+            if allowed(prev, moves[i]) {
                 a[prev] |= 1 << i;
             }
             i += 1;
@@ -508,7 +516,7 @@ const ALLOWED2: [u32; 19] = {
         prev += 1;
     }
     a
-};
+}
 
 /// May move `m` follow `prev`? Not on the same face, and of two opposite faces
 /// only in one order.
@@ -706,16 +714,6 @@ impl Search<'_> {
         }
     }
 
-    /// Phase-2 coordinates of a cube in the phase-2 group.
-    fn coord2(&self, c: &CubieCube) -> Coord2 {
-        Coord2 {
-            c: self.sym8.cperm.class_sym(c.corner_perm() as usize),
-            e: self.sym8.udperm.class_sym(c.ud_edge_perm() as usize),
-            s: c.slice_perm(),
-            cc: c.corner_comb() as u8,
-        }
-    }
-
     /// Phase 2 after a phase-1 solution of `len1` moves (`path[..len1]`) of the
     /// current view with its pre-moves.
     fn start_phase2(&mut self, len1: usize) {
@@ -727,12 +725,12 @@ impl Search<'_> {
         for &m in &self.path[..len1] {
             c = c.apply_move(m as usize);
         }
-        let x = self.coord2(&c);
+        let x = coord2(self.sym8, &c);
         // With pre-moves, the last one (a quarter turn) may also be its inverse:
         // `m' C S = m2 (m C S)`, with the half turn `m2` in the phase-2 group.
         let x2 = (k > 0).then(|| {
             let half = self.pre[k - 1] as usize / 3 * 3 + 1;
-            self.coord2(&moves()[half].multiply(&c))
+            coord2(self.sym8, &moves()[half].multiply(&c))
         });
         let h = match x2 {
             Some(x2) => self.h2(x).min(self.h2(x2)),
@@ -892,12 +890,7 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             c = c.apply_move(P2_MOVES[(seed >> 33) as usize % 10]);
-            let x = Coord2 {
-                c: k.cperm.class_sym(c.corner_perm() as usize),
-                e: k.udperm.class_sym(c.ud_edge_perm() as usize),
-                s: c.slice_perm(),
-                cc: c.corner_comb() as u8,
-            };
+            let x = coord2(k, &c);
             let inv = c.inverse();
             let direct =
                 k.eperm_ccomb_index(inv.ud_edge_perm() as usize, inv.corner_comb() as usize);
