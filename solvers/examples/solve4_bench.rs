@@ -34,10 +34,17 @@ fn main() {
     // (phase-3 nodes after the first), BENCH4_FINMIN (ms per finish at least),
     // BENCH4_SLOW (print the seeds that take longer than this many ms),
     // BENCH4_FIRST (first seed), BENCH4_P2LEVEL / BENCH4_P2NODES (phase-2 node
-    // budgets of one length / in all).
+    // budgets of one length / in all), BENCH4_P1C / BENCH4_P2C (phase-1 /
+    // phase-2 candidates).
     let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
     if let Some(k) = env("BENCH4_P3") {
         opts.phase3_solutions = k as usize;
+    }
+    if let Some(k) = env("BENCH4_P2C") {
+        opts.phase2_candidates = k as usize;
+    }
+    if let Some(k) = env("BENCH4_P1C") {
+        opts.phase1_candidates = k as usize;
     }
     if let Some(k) = env("BENCH4_MORE") {
         opts.phase3_more_nodes = k;

@@ -1122,17 +1122,14 @@ impl Solver4 {
         // Each finish only has to beat the best so far, in what is left of the
         // time budget shared among the finishes still to run.
         let mut best: Option<Solution4> = None;
-        let count = p3.out.len();
-        for (i, (k, path3)) in p3.out.iter().enumerate() {
+        // The reduced cubes, each once: phase-3 solutions of one length from
+        // different candidates often end in the same 3x3x3.
+        let mut finals: Vec<(&Candidate, Vec<Move>, Vec<Move>, CubieCube)> = Vec::new();
+        for (k, path3) in &p3.out {
             let cand = roots[*k].3;
             let mut s = cand.state.clone();
             let m3: Vec<Move> = path3.iter().map(|&i| self.p3_moves[i]).collect();
             cube.apply_alg(&mut s, &m3);
-            let before = cand.moves.len() + m3.len();
-            let target = match &best {
-                Some(b) => b.moves.len().saturating_sub(before + 1),
-                None => 21,
-            };
             // The reduced cube as a 3x3x3: corners, one wing per dedge, one centre
             // per face. Phase 3 may leave the cube turned (x2, y2 or z2): the
             // 3x3x3 is solved on the turned-back skeleton and its moves renamed
@@ -1141,48 +1138,75 @@ impl Solver4 {
             let (rotation, s3) = tablegen::validate::orient_centres(&CubeN::new(3), &s3)
                 .map_err(|e| format!("reduced cube: {e}"))?;
             let cc = CubieCube::from_facelets(&s3).map_err(|e| format!("reduced cube: {e}"))?;
+            if !finals.iter().any(|f| f.3 == cc) {
+                finals.push((cand, m3, rotation, cc));
+            }
+        }
+        let count = finals.len();
+        for (i, (cand, m3, rotation, cc)) in finals.into_iter().enumerate() {
+            let before = cand.moves.len() + m3.len();
+            let target = match &best {
+                Some(b) => b.moves.len().saturating_sub(before + 1),
+                None => 21,
+            };
             // A finish that cannot beat the best so far is not tried.
             if best.is_some() && self.solver3.lower_bound(&cc) > target {
                 continue;
             }
-            let left = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
-            let found = self.solver3.solve(
-                &cc,
-                crate::cube3::Options {
-                    max_length: target.max(1),
-                    time_budget: left.max(opts.finish_min),
-                    // Once there is a best, a finish that cannot beat it is
-                    // of no use: none is wanted.
-                    strict: best.is_some(),
-                },
-            );
-            if found.is_empty() && cc != CubieCube::SOLVED {
-                continue;
+            // Each cube gets its share of what is left of the budget (at least
+            // `finish_min`) and is shortened within it: every solution found
+            // sets the next target one move shorter.
+            let share = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
+            let end = Instant::now() + share.max(opts.finish_min);
+            let mut target = target;
+            // Once there is a best, a finish that cannot beat it is of no use:
+            // none is wanted.
+            let mut strict = best.is_some();
+            loop {
+                let rem = end.saturating_duration_since(Instant::now());
+                if strict && rem.is_zero() {
+                    break;
+                }
+                let found = self.solver3.solve(
+                    &cc,
+                    crate::cube3::Options {
+                        max_length: target.max(1),
+                        time_budget: rem,
+                        strict,
+                    },
+                );
+                if found.is_empty() && cc != CubieCube::SOLVED {
+                    break;
+                }
+                let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
+                let m4 = tablegen::cube::unrotate(&m4, &rotation);
+                let mut all = cand.moves.clone();
+                all.extend(&m3);
+                all.extend(&m4);
+                // The moves were found on the cube turned for the candidate's axis.
+                let found_len = all.len();
+                let all = simplify(&tablegen::cube::unrotate(
+                    &all,
+                    &axis_rotations()[cand.axis],
+                ));
+                if best.as_ref().is_none_or(|b| all.len() < b.moves.len()) {
+                    let mut phases = vec![
+                        ("centres-ud", cand.lens[0]),
+                        ("separate", cand.lens[1]),
+                        ("pair", m3.len()),
+                        ("3x3x3", m4.len()),
+                    ];
+                    if found_len > all.len() {
+                        phases.push(("merged", found_len - all.len()));
+                    }
+                    best = Some(Solution4 { moves: all, phases });
+                }
+                if found.len() <= 1 {
+                    break;
+                }
+                target = found.len() - 1;
+                strict = true;
             }
-            let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
-            let m4 = tablegen::cube::unrotate(&m4, &rotation);
-            let mut all = cand.moves.clone();
-            all.extend(&m3);
-            all.extend(&m4);
-            // The moves were found on the cube turned for the candidate's axis.
-            let found_len = all.len();
-            let all = simplify(&tablegen::cube::unrotate(
-                &all,
-                &axis_rotations()[cand.axis],
-            ));
-            if best.as_ref().is_some_and(|b| b.moves.len() <= all.len()) {
-                continue;
-            }
-            let mut phases = vec![
-                ("centres-ud", cand.lens[0]),
-                ("separate", cand.lens[1]),
-                ("pair", m3.len()),
-                ("3x3x3", m4.len()),
-            ];
-            if found_len > all.len() {
-                phases.push(("merged", found_len - all.len()));
-            }
-            best = Some(Solution4 { moves: all, phases });
         }
         let Some(best) = best else {
             return Err("internal error: no phase-3 solution".into());
