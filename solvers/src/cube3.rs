@@ -345,6 +345,33 @@ impl Solver3 {
         cube: &CubieCube,
         opts: Options,
     ) -> (Vec<usize>, Vec<(&'static str, usize)>, u64) {
+        // Only solutions within `max_length` are searched for, until the time
+        // runs out without one (see `out_of_time`).
+        let target = if opts.max_length > 0 {
+            (opts.max_length + 1).min(ANY_LENGTH)
+        } else {
+            ANY_LENGTH
+        };
+        self.run(cube, target, opts.max_length, opts.time_budget, opts.strict)
+    }
+
+    /// The shortest solution shorter than `below` moves found in `time` (the
+    /// search keeps shortening until the time is up or no shorter one
+    /// exists); no moves if none is found (for a cube that is not solved).
+    pub fn solve_below(&self, cube: &CubieCube, below: usize, time: Duration) -> Vec<usize> {
+        self.run(cube, below.min(ANY_LENGTH), 0, time, true).0
+    }
+
+    /// The search: solutions shorter than `target`, stopping at one within
+    /// `max_length` or at the deadline (see `out_of_time` for `strict`).
+    fn run(
+        &self,
+        cube: &CubieCube,
+        target: usize,
+        max_length: usize,
+        time: Duration,
+        strict: bool,
+    ) -> (Vec<usize>, Vec<(&'static str, usize)>, u64) {
         let views = self.views(cube);
         let [ts, fs, tf, cs, es, ec] = &self.tables;
         let mut s = Search {
@@ -366,16 +393,10 @@ impl Solver3 {
             allow_shorter: false,
             path: [0; 32],
             best: None,
-            // Only solutions within `max_length` are searched for, until the
-            // time runs out without one (see `out_of_time`).
-            target: if opts.max_length > 0 {
-                (opts.max_length + 1).min(ANY_LENGTH)
-            } else {
-                ANY_LENGTH
-            },
-            max_length: opts.max_length,
-            deadline: Instant::now() + opts.time_budget,
-            strict: opts.strict,
+            target,
+            max_length,
+            deadline: Instant::now() + time,
+            strict,
             nodes: 0,
             stop: false,
         };
@@ -999,6 +1020,35 @@ mod tests {
                 assert!(check(&solver, &d, opts) <= 3);
             }
         }
+    }
+
+    #[test]
+    fn solve_below_only_shorter() {
+        let solver = solver();
+        let mut shorter = 0;
+        for seed in 0..20 {
+            let c = random_cube(100 + seed);
+            let first = solver.solve(&c, Options::default());
+            let below = solver.solve_below(&c, first.len(), Duration::from_millis(30));
+            if below.is_empty() {
+                continue;
+            }
+            assert!(below.len() < first.len());
+            shorter += 1;
+            let mut d = c;
+            for &m in &below {
+                d = d.apply_move(m);
+            }
+            assert_eq!(d, CubieCube::SOLVED, "{:?}", names(&below));
+            // Below the lower bound nothing can be found.
+            let lb = solver.lower_bound(&c);
+            assert!(solver
+                .solve_below(&c, lb, Duration::from_millis(5))
+                .is_empty());
+        }
+        // The first solution within 21 moves is mostly 20 or 21 long: a
+        // shorter one is found in 30 ms for most cubes.
+        assert!(shorter >= 10, "{shorter} of 20 shortened");
     }
 
     #[test]

@@ -293,7 +293,7 @@ impl Default for Options4 {
             phase3_level_nodes: 1_500_000,
             exact_nodes: 200_000_000,
             phase3_solutions: 16,
-            phase3_more_nodes: 2_000_000,
+            phase3_more_nodes: 500_000,
             finish_min: Duration::from_millis(5),
             time_budget: Duration::from_millis(240),
         }
@@ -1158,26 +1158,29 @@ impl Solver4 {
             // sets the next target one move shorter.
             let share = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
             let end = Instant::now() + share.max(opts.finish_min);
-            let mut target = target;
-            // Once there is a best, a finish that cannot beat it is of no use:
-            // none is wanted.
-            let mut strict = best.is_some();
-            loop {
+            // The first finish takes the first solution within 21 moves; then
+            // (and for every later cube) only shorter solutions are wanted.
+            let mut below = target + 1;
+            for first in [best.is_none(), false] {
                 let rem = end.saturating_duration_since(Instant::now());
-                if strict && rem.is_zero() {
+                let found = if first {
+                    self.solver3.solve(
+                        &cc,
+                        crate::cube3::Options {
+                            max_length: 21,
+                            time_budget: rem,
+                            strict: false,
+                        },
+                    )
+                } else if rem.is_zero() || below <= 1 {
                     break;
-                }
-                let found = self.solver3.solve(
-                    &cc,
-                    crate::cube3::Options {
-                        max_length: target.max(1),
-                        time_budget: rem,
-                        strict,
-                    },
-                );
+                } else {
+                    self.solver3.solve_below(&cc, below, rem)
+                };
                 if found.is_empty() && cc != CubieCube::SOLVED {
                     break;
                 }
+                below = found.len();
                 let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
                 let m4 = tablegen::cube::unrotate(&m4, &rotation);
                 let mut all = cand.moves.clone();
@@ -1201,11 +1204,6 @@ impl Solver4 {
                     }
                     best = Some(Solution4 { moves: all, phases });
                 }
-                if found.len() <= 1 {
-                    break;
-                }
-                target = found.len() - 1;
-                strict = true;
             }
         }
         let Some(best) = best else {

@@ -602,13 +602,17 @@ impl Space for PairAllSpace {
 /// unmatched slot takes the j-th of the others).
 pub struct SplitSpace {
     k: usize,
-    binom: Vec<Vec<u64>>,
     /// Per move: the image of each of the 24 slots.
     pub moves: Vec<[u8; 24]>,
     /// (2k-1)!!
     matchings: u64,
     /// The 2k-subsets of the 24 slots in colex order.
     sets: Vec<u32>,
+    /// Colex rank by bytes: `colex_bytes[i][x][j]` is the share of byte `i`
+    /// (value `x`) when `j` set bits come before it.
+    colex_bytes: Box<[[[u32; 9]; 256]; 3]>,
+    /// Bits set in a byte.
+    ones: [u8; 256],
 }
 
 impl SplitSpace {
@@ -621,9 +625,25 @@ impl SplitSpace {
         let sets = (0u32..1 << 24)
             .filter(|x| x.count_ones() as usize == 2 * k)
             .collect();
+        let binom = binomials(24);
+        let mut colex_bytes = Box::new([[[0u32; 9]; 256]; 3]);
+        for (i, table) in colex_bytes.iter_mut().enumerate() {
+            for (x, row) in table.iter_mut().enumerate() {
+                for (j, share) in row.iter_mut().enumerate() {
+                    let mut m = x;
+                    let mut idx = j + 1;
+                    while m != 0 && idx <= 24 {
+                        *share += binom[8 * i + m.trailing_zeros() as usize][idx] as u32;
+                        m &= m - 1;
+                        idx += 1;
+                    }
+                }
+            }
+        }
         SplitSpace {
             k,
-            binom: binomials(24),
+            colex_bytes,
+            ones: std::array::from_fn(|x| x.count_ones() as u8),
             moves: mv,
             matchings: (1..=k as u64).map(|i| 2 * i - 1).product(),
             sets,
@@ -639,25 +659,31 @@ impl SplitSpace {
             partner[a as usize] = b;
             partner[b as usize] = a;
         }
-        let mut colex = 0u64;
-        let mut m = set;
-        let mut i = 1;
-        while m != 0 {
-            colex += self.binom[m.trailing_zeros() as usize][i];
-            m &= m - 1;
-            i += 1;
-        }
+        let bytes = [set & 0xff, (set >> 8) & 0xff, set >> 16].map(|x| x as usize);
+        let before1 = self.ones[bytes[0]] as usize;
+        let before2 = (before1 + self.ones[bytes[1]] as usize).min(8);
+        let colex = self.colex_bytes[0][bytes[0]][0] as u64
+            + self.colex_bytes[1][bytes[1]][before1.min(8)] as u64
+            + self.colex_bytes[2][bytes[2] & 0xff][before2] as u64;
         // Matching: the smallest unmatched slot and the index of its partner among
         // the other unmatched slots, in mixed radix 2k-1, 2k-3, ..., 1.
+        let ones = |x: u32| {
+            (self.ones[(x & 0xff) as usize]
+                + self.ones[((x >> 8) & 0xff) as usize]
+                + self.ones[((x >> 16) & 0xff) as usize]) as u64
+        };
         let mut left = set;
         let mut r = 0u64;
+        let mut unmatched = 2 * pairs.len() as u64;
         while left != 0 {
             let a = left.trailing_zeros();
             left &= left - 1;
+            unmatched -= 1;
             let b = partner[a as usize] as u32;
-            let j = (left & ((1u32 << b) - 1)).count_ones() as u64;
-            r = r * u64::from(left.count_ones()) + j;
+            let j = ones(left & ((1u32 << b) - 1));
+            r = r * unmatched + j;
             left &= !(1 << b);
+            unmatched -= 1;
         }
         colex * self.matchings + r
     }
@@ -780,6 +806,18 @@ pub struct SideCentresSpace {
     binom: [[u32; 17]; 17],
     /// Per move: image of each of the 16 positions.
     moves: Vec<[u8; 16]>,
+    /// Per move: the image of a mask's low byte and of its high byte (the
+    /// search applies moves to masks at every node).
+    byte_images: Vec<[[u16; 256]; 2]>,
+    /// Colex rank of a 4-bit mask in 16 positions, by bytes: the low byte's
+    /// share, then the high byte's share after `k` bits in the low byte.
+    colex_lo: [u16; 256],
+    colex_hi: [[u16; 5]; 256],
+    /// Bits set in a byte.
+    ones: [u8; 256],
+    /// Per colex rank of an F mask: each position's index among the 12
+    /// positions the mask leaves (B's mask is ranked among those).
+    gap_index: Vec<[u8; 16]>,
     /// Per pairing-group move: images (for the goal set).
     group: Vec<[u8; 16]>,
     sets4: Vec<u16>,
@@ -843,7 +881,7 @@ impl SideCentresSpace {
             }
             Ok(to)
         };
-        let moves = moves.iter().map(|&m| images(m)).collect::<Result<_, _>>()?;
+        let moves: Vec<[u8; 16]> = moves.iter().map(|&m| images(m)).collect::<Result<_, _>>()?;
         let group = pairing_moves()
             .into_iter()
             .map(images)
@@ -854,20 +892,62 @@ impl SideCentresSpace {
                 .map(|x| x as u16)
                 .collect::<Vec<_>>()
         };
+        let binom: [[u32; 17]; 17] = {
+            let b = binomials(16);
+            std::array::from_fn(|n| std::array::from_fn(|k| b[n][k] as u32))
+        };
+        let byte_images = moves
+            .iter()
+            .map(|p| {
+                std::array::from_fn(|half| {
+                    std::array::from_fn(|x| Self::permute(p, (x as u16) << (8 * half)))
+                })
+            })
+            .collect();
+        // Share of the bits of byte `x` (at bit `base`) in a colex rank when
+        // `k` bits come before them.
+        let share = |x: usize, base: usize, k: usize| -> u16 {
+            let mut r = 0;
+            let mut m = x;
+            let mut j = k + 1;
+            while m != 0 && j <= 16 {
+                r += binom[base + m.trailing_zeros() as usize][j];
+                m &= m - 1;
+                j += 1;
+            }
+            r as u16
+        };
+        let sets4 = sets(16);
+        let gap_index = sets4
+            .iter()
+            .map(|&f| {
+                std::array::from_fn(|p| (p as u32 - (f as u32 & ((1 << p) - 1)).count_ones()) as u8)
+            })
+            .collect();
         Ok(SideCentresSpace {
             cells,
-            binom: {
-                let b = binomials(16);
-                std::array::from_fn(|n| std::array::from_fn(|k| b[n][k] as u32))
-            },
+            binom,
             moves,
+            byte_images,
+            colex_lo: std::array::from_fn(|x| share(x, 0, 0)),
+            colex_hi: std::array::from_fn(|x| std::array::from_fn(|k| share(x, 8, k))),
+            ones: std::array::from_fn(|x| x.count_ones() as u8),
+            gap_index,
             group,
-            sets4: sets(16),
+            sets4,
             sets12: sets(12),
         })
     }
 
+    /// Colex rank of a mask of 4 of the 16 positions, by table.
     #[inline]
+    fn colex4(&self, m: u16) -> usize {
+        let lo = (m & 0xff) as usize;
+        let hi = (m >> 8) as usize;
+        self.colex_lo[lo] as usize + self.colex_hi[hi][self.ones[lo].min(4) as usize] as usize
+    }
+
+    #[cfg(test)]
     fn colex(&self, mut m: u16) -> u64 {
         let mut r = 0;
         let mut k = 1;
@@ -879,19 +959,21 @@ impl SideCentresSpace {
         r as u64
     }
 
-    /// Rank of (F mask, B mask).
+    /// Rank of (F mask, B mask): colex of F, then colex of B's mask among the
+    /// 12 positions F leaves. Both masks must have 4 bits and not overlap.
     #[inline]
     pub fn rank(&self, f: u16, b: u16) -> u64 {
-        // B's mask among the 12 positions F leaves: F's bits are taken out of
-        // B's mask, highest first.
-        let mut rest = b as u32;
-        let mut gaps = f;
-        while gaps != 0 {
-            let p = 15 - gaps.leading_zeros();
-            rest = (rest & ((1 << p) - 1)) | ((rest >> (p + 1)) << p);
-            gaps &= !(1 << p);
+        let cf = self.colex4(f);
+        let gaps = &self.gap_index[cf];
+        let mut r = 0;
+        let mut m = b;
+        let mut k = 1;
+        while m != 0 && k < 17 {
+            r += self.binom[gaps[m.trailing_zeros() as usize] as usize][k];
+            k += 1;
+            m &= m - 1;
         }
-        self.colex(f) * 495 + self.colex(rest as u16)
+        (cf * 495) as u64 + r as u64
     }
 
     /// Masks of a rank.
@@ -911,9 +993,11 @@ impl SideCentresSpace {
     }
 
     /// Applies move `i`.
+    #[inline]
     pub fn apply(&self, f: u16, b: u16, i: usize) -> (u16, u16) {
-        let p = &self.moves[i];
-        (Self::permute(p, f), Self::permute(p, b))
+        let [lo, hi] = &self.byte_images[i];
+        let image = |m: u16| lo[(m & 0xff) as usize] | hi[(m >> 8) as usize];
+        (image(f), image(b))
     }
 
     /// Masks of a facelet state (colours 0..6 as [`CubeN::solved`]).
@@ -1037,16 +1121,19 @@ mod tests {
 
     #[test]
     fn split_rank_roundtrip() {
-        let sp = SplitSpace::new(3, &pairing_moves());
-        assert_eq!(sp.size(), 2_018_940);
-        let mut pairs = [(0u8, 0u8); 3];
-        for r in (0..sp.size()).step_by(101) {
-            sp.unrank(r, &mut pairs);
-            assert_eq!(sp.rank(&pairs), r);
-            // Any order of the pairs and within them gives the same rank.
-            pairs.reverse();
-            pairs[0] = (pairs[0].1, pairs[0].0);
-            assert_eq!(sp.rank(&pairs), r);
+        // C(24, 2k) sets times (2k-1)!! matchings.
+        for (k, size) in [(1, 276), (2, 31_878), (3, 2_018_940), (4, 77_224_455)] {
+            let sp = SplitSpace::new(k, &pairing_moves());
+            assert_eq!(sp.size(), size);
+            let mut pairs = vec![(0u8, 0u8); k];
+            for r in (0..sp.size()).step_by(size as usize / 20_000 + 1) {
+                sp.unrank(r, &mut pairs);
+                assert_eq!(sp.rank(&pairs), r);
+                // Any order of the pairs and within them gives the same rank.
+                pairs.reverse();
+                pairs[0] = (pairs[0].1, pairs[0].0);
+                assert_eq!(sp.rank(&pairs), r);
+            }
         }
     }
 
@@ -1065,6 +1152,16 @@ mod tests {
                 "rank({f:#x}, {b:#x})"
             );
             seen[r as usize] = true;
+            for i in 0..sp.moves.len() {
+                let p = &sp.moves[i];
+                assert_eq!(
+                    sp.apply(f, b, i),
+                    (
+                        SideCentresSpace::permute(p, f),
+                        SideCentresSpace::permute(p, b)
+                    )
+                );
+            }
         }
         assert!(seen.iter().all(|&x| x));
     }
