@@ -1,5 +1,5 @@
 //! 4x4x4: the centres in three staged table walks ([`CentreStages`]), and the
-//! reduction solver under construction ([`Solver4`]).
+//! reduction solver ([`Solver4`]).
 //!
 //! [`CentreStages`]:
 //!
@@ -12,9 +12,8 @@
 //! [`Solver4`] is a three-phase reduction (U/D centres; L/R and F/B centres with
 //! the wings separated into high/low slots; centres and pairing in the group
 //! `<U, D, R, L, F2, B2, Uw2, Dw2, Rw2, Lw2, Fw2, Bw2>`), then the 3x3x3
-//! two-phase solver. Phases 1 and 2 work on any state; phase 3 does not yet have
-//! a strong enough bound for random states (it solves states near the pairing
-//! group's goal), so it is not wired into `cubesolve`.
+//! two-phase solver; it is what `cubesolve solve --puzzle 4x4x4` runs (see its
+//! own documentation for the phases and their bounds).
 //!
 //! Each table is a complete distance table over a facelet projection of the
 //! catalog ([`tablegen::projection`]); a stage ranks the state's projection and
