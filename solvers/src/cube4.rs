@@ -1153,16 +1153,15 @@ impl Solver4 {
                 continue;
             }
             // Each cube gets its share of what is left of the budget (at least
-            // `finish_min`) and is shortened within it: every solution found
-            // sets the next target one move shorter.
+            // `finish_min`) and keeps shortening within it. The first cube
+            // starts from its first solution within 21 moves; every later one
+            // only looks for finishes that beat the best whole so far.
             let share = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
             let end = Instant::now() + share.max(opts.finish_min);
-            // The first finish takes the first solution within 21 moves; then
-            // (and for every later cube) only shorter solutions are wanted.
             let mut below = target + 1;
-            for first in [best.is_none(), false] {
+            for take_any in [best.is_none(), false] {
                 let rem = end.saturating_duration_since(Instant::now());
-                let found = if first {
+                let found = if take_any {
                     self.solver3.solve(
                         &cc,
                         crate::cube3::Options {
@@ -1202,6 +1201,11 @@ impl Solver4 {
                         phases.push(("merged", found_len - all.len()));
                     }
                     best = Some(Solution4 { moves: all, phases });
+                }
+                if !take_any {
+                    // `solve_below` returns at its deadline or when nothing
+                    // shorter exists: there is nothing more to look for.
+                    break;
                 }
             }
         }
