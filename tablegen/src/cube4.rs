@@ -595,6 +595,31 @@ impl Space for PairAllSpace {
     }
 }
 
+/// Bits set in each byte value.
+const BYTE_ONES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Share in a colex rank of the set bits of byte value `x` placed at bit
+/// `base`, when `before` set bits come below them (`binom` from [`binomials`]).
+fn byte_colex_share(binom: &[Vec<u64>], x: usize, base: usize, before: usize) -> u64 {
+    let mut r = 0;
+    let mut m = x;
+    let mut k = before + 1;
+    while m != 0 && k < binom[0].len() {
+        r += binom[base + m.trailing_zeros() as usize][k];
+        m &= m - 1;
+        k += 1;
+    }
+    r
+}
+
 /// `k` dedges' wings as `k` unordered pairs of slots, the dedges unlabelled:
 /// whether each dedge has one wing in each class (the end of phase 2 of the
 /// reduction) depends on nothing else. Ranks: the `2k` slots as a colex-ranked
@@ -611,8 +636,6 @@ pub struct SplitSpace {
     /// Colex rank by bytes: `colex_bytes[i][x][j]` is the share of byte `i`
     /// (value `x`) when `j` set bits come before it.
     colex_bytes: Box<[[[u32; 9]; 256]; 3]>,
-    /// Bits set in a byte.
-    ones: [u8; 256],
 }
 
 impl SplitSpace {
@@ -630,20 +653,13 @@ impl SplitSpace {
         for (i, table) in colex_bytes.iter_mut().enumerate() {
             for (x, row) in table.iter_mut().enumerate() {
                 for (j, share) in row.iter_mut().enumerate() {
-                    let mut m = x;
-                    let mut idx = j + 1;
-                    while m != 0 && idx <= 24 {
-                        *share += binom[8 * i + m.trailing_zeros() as usize][idx] as u32;
-                        m &= m - 1;
-                        idx += 1;
-                    }
+                    *share = byte_colex_share(&binom, x, 8 * i, j) as u32;
                 }
             }
         }
         SplitSpace {
             k,
             colex_bytes,
-            ones: std::array::from_fn(|x| x.count_ones() as u8),
             moves: mv,
             matchings: (1..=k as u64).map(|i| 2 * i - 1).product(),
             sets,
@@ -660,17 +676,17 @@ impl SplitSpace {
             partner[b as usize] = a;
         }
         let bytes = [set & 0xff, (set >> 8) & 0xff, set >> 16].map(|x| x as usize);
-        let before1 = self.ones[bytes[0]] as usize;
-        let before2 = (before1 + self.ones[bytes[1]] as usize).min(8);
+        let before1 = BYTE_ONES[bytes[0]] as usize;
+        let before2 = (before1 + BYTE_ONES[bytes[1]] as usize).min(8);
         let colex = self.colex_bytes[0][bytes[0]][0] as u64
-            + self.colex_bytes[1][bytes[1]][before1.min(8)] as u64
-            + self.colex_bytes[2][bytes[2] & 0xff][before2] as u64;
+            + self.colex_bytes[1][bytes[1]][before1] as u64
+            + self.colex_bytes[2][bytes[2]][before2] as u64;
         // Matching: the smallest unmatched slot and the index of its partner among
         // the other unmatched slots, in mixed radix 2k-1, 2k-3, ..., 1.
         let ones = |x: u32| {
-            (self.ones[(x & 0xff) as usize]
-                + self.ones[((x >> 8) & 0xff) as usize]
-                + self.ones[((x >> 16) & 0xff) as usize]) as u64
+            (BYTE_ONES[(x & 0xff) as usize]
+                + BYTE_ONES[((x >> 8) & 0xff) as usize]
+                + BYTE_ONES[((x >> 16) & 0xff) as usize]) as u64
         };
         let mut left = set;
         let mut r = 0u64;
@@ -813,8 +829,6 @@ pub struct SideCentresSpace {
     /// share, then the high byte's share after `k` bits in the low byte.
     colex_lo: [u16; 256],
     colex_hi: [[u16; 5]; 256],
-    /// Bits set in a byte.
-    ones: [u8; 256],
     /// Per colex rank of an F mask: each position's index among the 12
     /// positions the mask leaves (B's mask is ranked among those).
     gap_index: Vec<[u8; 16]>,
@@ -892,10 +906,9 @@ impl SideCentresSpace {
                 .map(|x| x as u16)
                 .collect::<Vec<_>>()
         };
-        let binom: [[u32; 17]; 17] = {
-            let b = binomials(16);
-            std::array::from_fn(|n| std::array::from_fn(|k| b[n][k] as u32))
-        };
+        let b16 = binomials(16);
+        let binom: [[u32; 17]; 17] =
+            std::array::from_fn(|n| std::array::from_fn(|k| b16[n][k] as u32));
         let byte_images = moves
             .iter()
             .map(|p| {
@@ -904,19 +917,7 @@ impl SideCentresSpace {
                 })
             })
             .collect();
-        // Share of the bits of byte `x` (at bit `base`) in a colex rank when
-        // `k` bits come before them.
-        let share = |x: usize, base: usize, k: usize| -> u16 {
-            let mut r = 0;
-            let mut m = x;
-            let mut j = k + 1;
-            while m != 0 && j <= 16 {
-                r += binom[base + m.trailing_zeros() as usize][j];
-                m &= m - 1;
-                j += 1;
-            }
-            r as u16
-        };
+        let share = |x: usize, base: usize, k: usize| byte_colex_share(&b16, x, base, k) as u16;
         let sets4 = sets(16);
         let gap_index = sets4
             .iter()
@@ -931,7 +932,6 @@ impl SideCentresSpace {
             byte_images,
             colex_lo: std::array::from_fn(|x| share(x, 0, 0)),
             colex_hi: std::array::from_fn(|x| std::array::from_fn(|k| share(x, 8, k))),
-            ones: std::array::from_fn(|x| x.count_ones() as u8),
             gap_index,
             group,
             sets4,
@@ -944,7 +944,7 @@ impl SideCentresSpace {
     fn colex4(&self, m: u16) -> usize {
         let lo = (m & 0xff) as usize;
         let hi = (m >> 8) as usize;
-        self.colex_lo[lo] as usize + self.colex_hi[hi][self.ones[lo].min(4) as usize] as usize
+        self.colex_lo[lo] as usize + self.colex_hi[hi][BYTE_ONES[lo].min(4) as usize] as usize
     }
 
     #[cfg(test)]
