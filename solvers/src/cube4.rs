@@ -253,12 +253,13 @@ pub struct Options4 {
     /// Time for the whole solve: the 3x3x3 finishes share what is left (each
     /// at least `finish_min`).
     pub time_budget: Duration,
-    /// Phase-1 solutions tried (each a different phase-2 start).
+    /// Phase-1 solutions tried (each a different phase-2 start): this many
+    /// shared among the nine (axis, colour pair) choices are found, and this many
+    /// of them with the least bound on phases 1 and 2 are kept.
     pub phase1_candidates: usize,
     /// Phase-1 solutions up to this many moves longer than optimal are tried.
     pub phase1_slack: usize,
-    /// Phase 1 on all three axes, each with both choices of the axis phase 2
-    /// restricts (else U-D with F-B only).
+    /// Phase 1 on all three axes (else U-D only).
     pub all_axes: bool,
     /// Phase-2 solutions handed to phase 3, which keeps the shortest total.
     pub phase2_candidates: usize,
@@ -314,8 +315,8 @@ pub struct Solution4 {
 ///
 /// | phase | goal | moves | bound |
 /// |---|---|---|---|
-/// | `centres-ud` | U/D centres on U or D (all optimal and +1 solutions, six cube orientations) | 36 | `4x4x4-ud-stage` (walk) |
-/// | `separate` | L/R, F/B centres staged so the pairing group can solve them; each dedge with one wing in each class, an even number of them flipped; even wing permutation | 28 (no `Rw Lw Fw Bw` quarters) | max of `4x4x4-sides-stage`, wing parity, `4x4x4-wings-split3` on four groups of three dedges |
+/// | `centres-ud` | one colour pair's centres on one axis (each of the 3 x 3 choices: the cube turned and its colours renamed; optimal and +1 solutions) | 36 | `4x4x4-ud-stage` (walk) |
+/// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see [`P2`]) | least over the two frames of the max of `4x4x4-sides-stage`, wing parity, `4x4x4-wings-split3` on four groups of three dedges |
 /// | `pair` | centres solved, edges paired, no PLL parity (up to `x2 y2 z2`) | 17: `U D R L` turns, `F2 B2`, `Uw2 Rw2 Fw2` | max of the phase-3 centre distance and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
 /// | `3x3x3` | solved | 18 outer face turns | the two-phase solver, on each of up to 16 `pair` solutions; the shortest whole is kept |
 pub struct Solver4 {
@@ -328,8 +329,15 @@ pub struct Solver4 {
     /// Per phase-2 move: wing slot images and whether it permutes the wings oddly.
     p2_slot: Vec<[u8; 24]>,
     p2_odd: Vec<bool>,
-    /// Phase-2 moves (the lr-stage set) and per move its axis key.
+    /// Phase-2 moves (the lr-stage set).
     p2_moves: Vec<Move>,
+    /// Phase-2 moves searched: `Dw Lw2 Bw2` are `Uw Rw2 Fw2` and a whole-cube
+    /// turn (y', x2, z2), so they are left out and the goal is taken in both
+    /// frames the turns reach (see [`P2`]).
+    p2_active: Vec<usize>,
+    /// Wing slot images of the whole-cube turn `y`; `sides` has `y` as its move
+    /// `p2_moves.len()`.
+    y_slot: [u8; 24],
     pair: PairAllSpace,
     pair_tab: Trits,
     /// Phase-3 moves.
@@ -538,43 +546,82 @@ pub fn simplify(moves: &[Move]) -> Vec<Move> {
 /// A phase-1+2 candidate: moves (on the cube turned for its axis), the length of
 /// each phase, the state after them (turned) and the axis.
 struct Candidate {
+    /// Phases 1 and 2, on the cube turned by `axis_rotations()[axis]`.
     moves: Vec<Move>,
     lens: [usize; 2],
+    /// The state after them, turned by `y` too if `turned`.
     state: Vec<u8>,
     axis: usize,
+    /// Phase 2 ended in the goal turned by `y` (see [`P2`]).
+    turned: bool,
 }
 
-/// Whole-cube turns that bring each axis to U-D (phase 1 stages that axis's
-/// centres), each with the two choices of the axis phase 2 restricts (F-B, or
-/// R-L after a y turn).
-fn axis_rotations() -> [Vec<Move>; 6] {
+/// Colour renamings, as a table from colour to colour, that bring the U/D,
+/// F/B and R/L colour pairs to the U/D colours: those of the whole-cube turns
+/// I, x and z (the colour on each face after the turn is renamed to that face's
+/// own).
+fn recolourings() -> [[u8; 6]; 3] {
+    let c3 = CubeN::new(3);
     let rot = |face| Move {
         face,
         kind: tablegen::notation::MoveKind::Rotation,
         turns: 1,
     };
-    let y = rot(Face::U);
-    [
-        vec![],
-        vec![rot(Face::F)],
-        vec![rot(Face::R)],
-        vec![y],
-        vec![rot(Face::F), y],
-        vec![rot(Face::R), y],
-    ]
+    [vec![], vec![rot(Face::R)], vec![rot(Face::F)]].map(|turn| {
+        let mut s = c3.solved();
+        c3.apply_alg(&mut s, &turn);
+        let mut map = [0u8; 6];
+        for f in Face::ALL {
+            map[s[c3.index(f, 1, 1)] as usize] = f as u8;
+        }
+        map
+    })
 }
 
-/// Phase-2 node: sides-stage coordinate, slot of each wing piece, wing parity.
+/// The whole-cube turn `y`.
+fn y_turn() -> Move {
+    Move {
+        face: Face::U,
+        kind: tablegen::notation::MoveKind::Rotation,
+        turns: 1,
+    }
+}
+
+/// Whole-cube turns that bring each axis to U-D (phase 1 stages that axis's
+/// centres). Phase 2 takes both choices of the axis it restricts (F-B, or R-L:
+/// see [`P2`]).
+fn axis_rotations() -> [Vec<Move>; 3] {
+    let rot = |face| Move {
+        face,
+        kind: tablegen::notation::MoveKind::Rotation,
+        turns: 1,
+    };
+    [vec![], vec![rot(Face::F)], vec![rot(Face::R)]]
+}
+
+/// Phase-2 node: sides-stage coordinate, slot of each wing piece, wing parity,
+/// and the sides-stage distances of the node as it is and turned by `y`.
 #[derive(Clone, Copy, Debug)]
 struct N2 {
     f: u16,
     b: u16,
     pos: [u8; 24],
     odd: bool,
+    sides: [u8; 2],
 }
 
 /// Phase-2 search: IDA* on the sides-stage table (and the wing parity); the
 /// wing split (one wing of each dedge in each class) is checked at the leaves.
+///
+/// Only 23 of the 28 moves are searched (`Dw Lw2 Bw2` left out): `Dw` is `Uw`
+/// followed by the whole-cube turn `y'`, and `Lw2`, `Bw2` are `Rw2`, `Fw2`
+/// followed by `x2`, `z2`. The goal is closed under `x2 y2 z2` (they are in the
+/// pairing group), so a 28-move solution is a 23-move one that ends in the goal
+/// either as the cube is or turned by `y` (F/B centres on R/L). The search takes
+/// both frames as goals: a leaf in the turned frame is turned by `y` before
+/// phase 3. The tables are distances under all 28 moves to the unturned goal,
+/// so each frame's bound reads them on the node as it is or turned by `y`, and a
+/// node is pruned when both frames' bounds exceed what is left.
 struct P2<'a> {
     s: &'a Solver4,
     path: Vec<usize>,
@@ -585,46 +632,72 @@ struct P2<'a> {
     start: usize,
     /// Node count at which the current length is given up.
     level_end: u64,
-    /// (phase-1 candidate, phase-2 moves) of each leaf found.
-    out: Vec<(usize, Vec<usize>)>,
+    /// (phase-1 candidate, phase-2 moves, leaf in the frame turned by `y`) of
+    /// each leaf found.
+    out: Vec<(usize, Vec<usize>, bool)>,
 }
 
 impl P2<'_> {
     fn h(&self, n: &N2) -> usize {
-        let r = self.s.sides.rank(n.f, n.b) as usize;
-        let mut h = nibble(self.s.sides_tab.bytes(), r).max(n.odd as usize);
-        for g in 0..4 {
-            h = h.max(self.split_h(n, g));
+        (0..2)
+            .map(|t| {
+                let mut h = (n.sides[t] as usize).max(n.odd as usize);
+                let pos = self.frame(n, t);
+                for g in 0..4 {
+                    h = h.max(self.split_h(&pos, g));
+                }
+                h
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// Wing positions in frame `t` (0: as is, 1: turned by `y`).
+    #[inline]
+    fn frame(&self, n: &N2, t: usize) -> [u8; 24] {
+        if t == 0 {
+            n.pos
+        } else {
+            n.pos.map(|x| self.s.y_slot[x as usize])
         }
-        h
     }
 
     /// Bound of the split table on dedges 3g, 3g+1, 3g+2.
     #[inline]
-    fn split_h(&self, n: &N2, g: usize) -> usize {
+    fn split_h(&self, pos: &[u8; 24], g: usize) -> usize {
         let pairs: [(u8, u8); 3] = std::array::from_fn(|i| {
             let d = 3 * g + i;
-            (n.pos[d], n.pos[d + 12])
+            (pos[d], pos[d + 12])
         });
         nibble(self.s.split_tab.bytes(), self.s.split.rank(&pairs) as usize)
     }
 
-    /// True if `h(n) <= limit`, looking at the cheap bounds first.
+    /// The frames (bit t: frame t) whose bound is at most `limit`, looking at
+    /// the cheap bounds first.
     #[inline]
-    fn within(&self, n: &N2, limit: usize) -> bool {
-        let r = self.s.sides.rank(n.f, n.b) as usize;
-        if nibble(self.s.sides_tab.bytes(), r).max(n.odd as usize) > limit {
-            return false;
+    fn within(&self, n: &N2, limit: usize) -> u8 {
+        let mut frames = 0;
+        for t in 0..2 {
+            if (n.sides[t] as usize).max(n.odd as usize) > limit {
+                continue;
+            }
+            // The split table's largest distance is 3: it only prunes below that.
+            if limit >= 3 || {
+                let pos = self.frame(n, t);
+                (0..4).all(|g| self.split_h(&pos, g) <= limit)
+            } {
+                frames |= 1 << t;
+            }
         }
-        // The split table's largest distance is 3: it only prunes below that.
-        limit >= 3 || (0..4).all(|g| self.split_h(n, g) <= limit)
+        frames
     }
 
     /// Every path of exactly `bound - g` more moves to a goal is recorded; true
     /// once enough are found or the node budget is spent (with one found).
     fn dfs(&mut self, n: &N2, g: usize, bound: usize, prev: Option<Move>) -> bool {
         self.nodes += 1;
-        if !self.within(n, bound - g) {
+        let frames = self.within(n, bound - g);
+        if frames == 0 {
             return false;
         }
         if g == bound {
@@ -632,40 +705,55 @@ impl P2<'_> {
             // parity of sigma, and sigma's parity is that of the wing permutation
             // (even here) plus the number of dedges whose high piece sits in the
             // low class: that number must be even too (else OLL parity).
-            let split = (0..12).all(|d| (n.pos[d] < 12) != (n.pos[d + 12] < 12));
-            let flipped = (0..12).filter(|&d| n.pos[d] >= 12).count();
-            if split && flipped % 2 == 0 {
-                self.out.push((self.start, self.path.clone()));
+            for t in 0..2 {
+                if frames & (1 << t) == 0 {
+                    continue;
+                }
+                let pos = self.frame(n, t);
+                let split = (0..12).all(|d| (pos[d] < 12) != (pos[d + 12] < 12));
+                let flipped = (0..12).filter(|&d| pos[d] >= 12).count();
+                if split && flipped % 2 == 0 {
+                    self.out.push((self.start, self.path.clone(), t == 1));
+                    break;
+                }
             }
             return self.out.len() >= self.want;
         }
         if self.nodes > self.level_end || (self.nodes > self.limit && !self.out.is_empty()) {
             return true;
         }
-        // Children in two passes: their sides-stage entries are prefetched
-        // together (the cache misses overlap), then children failing that bound
-        // are counted and dropped before their wings are moved.
+        // Children in two passes: their sides-stage entries (both frames) are
+        // prefetched together (the cache misses overlap), then children failing
+        // that bound are counted and dropped before their wings are moved.
         let s = self.s;
         let left = bound - g - 1;
-        let mut kids = [(0usize, 0usize, (0u16, 0u16)); 28];
+        let y = s.p2_moves.len();
+        let tab = s.sides_tab.bytes();
+        let mut kids = [(0usize, [0usize; 2], (0u16, 0u16)); 28];
         let mut k = 0;
-        for (i, &m) in s.p2_moves.iter().enumerate() {
-            if !allowed(prev, m) {
+        for &i in &s.p2_active {
+            if !allowed(prev, s.p2_moves[i]) {
                 continue;
             }
             let fb = s.sides.apply(n.f, n.b, i);
-            let r = s.sides.rank(fb.0, fb.1) as usize;
-            crate::tables::prefetch(s.sides_tab.bytes(), r >> 1);
+            let (fy, by) = s.sides.apply(fb.0, fb.1, y);
+            let r = [
+                s.sides.rank(fb.0, fb.1) as usize,
+                s.sides.rank(fy, by) as usize,
+            ];
+            crate::tables::prefetch(tab, r[0] >> 1);
+            crate::tables::prefetch(tab, r[1] >> 1);
             kids[k] = (i, r, fb);
             k += 1;
         }
         for &(i, r, fb) in &kids[..k] {
             let odd = n.odd ^ s.p2_odd[i];
-            if nibble(s.sides_tab.bytes(), r).max(odd as usize) > left {
+            let d = r.map(|r| nibble(tab, r) as u8);
+            if (d[0].min(d[1]) as usize).max(odd as usize) > left {
                 self.nodes += 1;
                 continue;
             }
-            let next = s.step2(n, i, fb);
+            let next = s.step2(n, i, fb, d);
             self.path.push(i);
             let stop = self.dfs(&next, g + 1, bound, Some(s.p2_moves[i]));
             self.path.pop();
@@ -767,8 +855,20 @@ impl Solver4 {
             ));
         }
         let p3_moves = moves_of(REDUCTION_IDS[2])?;
-        let sides = SideCentresSpace::new(&p2_moves).map_err(|e| bad(REDUCTION_IDS[0], e))?;
+        // The sides space also has the whole-cube turn `y` (its last move).
+        let y = y_turn();
+        let sides = SideCentresSpace::new(&[p2_moves.clone(), vec![y]].concat())
+            .map_err(|e| bad(REDUCTION_IDS[0], e))?;
         let wings = Wings::new();
+        let y_slot = wings.slot_perm(&stages.cube, y);
+        let p2_active: Vec<usize> = (0..p2_moves.len())
+            .filter(|&i| {
+                let m = p2_moves[i];
+                !(m.face == Face::D && m.kind == tablegen::notation::MoveKind::Block(2)
+                    || matches!(m.face, Face::L | Face::B)
+                        && m.kind == tablegen::notation::MoveKind::Block(2))
+            })
+            .collect();
         let p2_slot: Vec<[u8; 24]> = p2_moves
             .iter()
             .map(|&m| wings.slot_perm(&stages.cube, m))
@@ -818,6 +918,8 @@ impl Solver4 {
             p2_slot,
             p2_odd,
             p2_moves,
+            p2_active,
+            y_slot,
             pair,
             p3_moves,
             centres3,
@@ -897,23 +999,31 @@ impl Solver4 {
             pos[p as usize] = slot as u8;
         }
         let (f, b) = self.sides.project(state);
+        let tab = self.sides_tab.bytes();
+        let (fy, by) = self.sides.apply(f, b, self.p2_moves.len());
         Ok(N2 {
             f,
             b,
             pos,
             odd: odd(&piece),
+            sides: [
+                nibble(tab, self.sides.rank(f, b) as usize) as u8,
+                nibble(tab, self.sides.rank(fy, by) as usize) as u8,
+            ],
         })
     }
 
-    /// Phase-2 child of `n` by move `i`, whose side centres `(f, b)` are known.
+    /// Phase-2 child of `n` by move `i`, whose side centres `(f, b)` and their
+    /// distances (as is, turned by `y`) are known.
     #[inline]
-    fn step2(&self, n: &N2, i: usize, (f, b): (u16, u16)) -> N2 {
+    fn step2(&self, n: &N2, i: usize, (f, b): (u16, u16), sides: [u8; 2]) -> N2 {
         let p = &self.p2_slot[i];
         N2 {
             f,
             b,
             pos: n.pos.map(|x| p[x as usize]),
             odd: n.odd ^ self.p2_odd[i],
+            sides,
         }
     }
 
@@ -925,20 +1035,27 @@ impl Solver4 {
         // Phase 1 on each axis: the cube is turned so that the axis is U-D, and the
         // moves found are renamed for the cube as given at the end.
         let mut starts = Vec::new();
-        let axes = if opts.all_axes { 6 } else { 1 };
+        let axes = if opts.all_axes { 3 } else { 1 };
+        // On each axis, each colour pair is staged in turn: the colours are
+        // renamed as a whole-cube turn would (the state stays a real cube, and a
+        // move sequence that solves it solves the original in another
+        // orientation).
+        let recolours = recolourings();
         for (axis, rotation) in axis_rotations().into_iter().take(axes).enumerate() {
             let mut turned = state.to_vec();
             cube.apply_alg(&mut turned, &rotation);
-            let cap = opts.phase1_candidates.div_ceil(axes);
-            for p1 in self.phase1_candidates(&turned, opts.phase1_slack, cap)? {
-                let moves: Vec<Move> = p1.iter().map(|&m| st0.moves[m]).collect();
-                let mut s = turned.clone();
-                cube.apply_alg(&mut s, &moves);
-                let root = self.node2(&s)?;
-                starts.push((moves, s, root, axis));
+            for colour in recolours.iter().take(axes) {
+                let turned: Vec<u8> = turned.iter().map(|&c| colour[c as usize]).collect();
+                let cap = opts.phase1_candidates.div_ceil(axes * axes);
+                for p1 in self.phase1_candidates(&turned, opts.phase1_slack, cap)? {
+                    let moves: Vec<Move> = p1.iter().map(|&m| st0.moves[m]).collect();
+                    let mut s = turned.clone();
+                    cube.apply_alg(&mut s, &moves);
+                    let root = self.node2(&s)?;
+                    starts.push((moves, s, root, axis));
+                }
             }
         }
-        starts.sort_by_key(|st| st.0.len());
         let mut p2 = P2 {
             s: self,
             path: Vec::new(),
@@ -949,11 +1066,15 @@ impl Solver4 {
             level_end: 0,
             out: Vec::new(),
         };
-        // Deepen on the length of phases 1 and 2 together, over every start.
-        let lower: Vec<usize> = starts
-            .iter()
-            .map(|(m, _, n, _)| m.len() + p2.h(n))
+        // The most promising starts by their bound on phases 1 and 2, first.
+        let mut starts: Vec<_> = starts
+            .into_iter()
+            .map(|st| (st.0.len() + p2.h(&st.2), st))
             .collect();
+        starts.sort_by_key(|(lower, st)| (*lower, st.0.len()));
+        starts.truncate(opts.phase1_candidates);
+        let (lower, starts): (Vec<usize>, Vec<_>) = starts.into_iter().unzip();
+        // Deepen on the length of phases 1 and 2 together, over every start.
         let mut total = lower.iter().copied().min().unwrap_or(0);
         // A level that has not given enough after `level_nodes` is left for the
         // next: the wing split with an even flip count can be rare at one length
@@ -964,17 +1085,26 @@ impl Solver4 {
         let first = total;
         while total <= 60 {
             let over = (total - first) as u32;
-            p2.level_end = if over < 6 {
-                p2.nodes + opts.phase2_level_nodes * 4u64.pow(over)
+            let mut budget = if over < 6 {
+                opts.phase2_level_nodes * 4u64.pow(over)
             } else {
                 u64::MAX
             };
+            // Each start gets an equal share of what is left of the length's
+            // budget, so that a start whose leaves are rare at this length does
+            // not starve the others.
+            let mut eligible = (0..starts.len()).filter(|&k| lower[k] <= total).count() as u64;
             for (k, (m1, _, root, _)) in starts.iter().enumerate() {
                 if lower[k] > total {
                     continue;
                 }
+                let before = p2.nodes;
+                p2.level_end = before.saturating_add(budget / eligible);
+                eligible -= 1;
                 p2.start = k;
-                if p2.dfs(root, 0, total - m1.len(), None) {
+                p2.dfs(root, 0, total - m1.len(), None);
+                budget = budget.saturating_sub(p2.nodes - before);
+                if p2.out.len() >= p2.want || (!p2.out.is_empty() && p2.nodes > p2.limit) {
                     break;
                 }
             }
@@ -987,11 +1117,14 @@ impl Solver4 {
             return Err("phase 2 found nothing within 60 moves".into());
         }
         let mut out = Vec::new();
-        for (k, path) in p2.out {
+        for (k, path, turned) in p2.out {
             let (m1, s1, _, axis) = &starts[k];
             let m2: Vec<Move> = path.iter().map(|&i| self.p2_moves[i]).collect();
             let mut s = s1.clone();
             cube.apply_alg(&mut s, &m2);
+            if turned {
+                cube.apply(&mut s, y_turn());
+            }
             let mut moves = m1.clone();
             moves.extend(&m2);
             out.push(Candidate {
@@ -999,6 +1132,7 @@ impl Solver4 {
                 lens: [m1.len(), m2.len()],
                 state: s,
                 axis: *axis,
+                turned,
             });
         }
         Ok(out)
@@ -1007,6 +1141,8 @@ impl Solver4 {
     /// Phases 1 and 2 (U/D centres staged; L/R and F/B centres staged for the
     /// pairing group, each dedge with one wing in each class, even wing
     /// permutation) of a valid state: the moves and the length of each phase.
+    /// The moves end with the whole-cube turn `y` when phase 2 reached its goal
+    /// with the F/B centres on R/L (the lengths do not count it).
     pub fn reduce_to_pairing(&self, state: &[u8]) -> Result<(Vec<Move>, [usize; 2]), String> {
         validate(&self.stages.cube, state)?;
         self.wings.read(state)?;
@@ -1015,7 +1151,10 @@ impl Solver4 {
             ..Options4::default()
         };
         let mut c = self.reduce_candidates(state, &opts)?;
-        let c = c.swap_remove(0);
+        let mut c = c.swap_remove(0);
+        if c.turned {
+            c.moves.push(y_turn());
+        }
         Ok((c.moves, c.lens))
     }
 
@@ -1181,9 +1320,15 @@ impl Solver4 {
                 below = found.len();
                 let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
                 let m4 = tablegen::cube::unrotate(&m4, &rotation);
+                let mut after = m3.clone();
+                after.extend(&m4);
+                // Phases 3 and 4 were found on the cube turned by `y` if phase 2
+                // ended in the turned frame.
+                if cand.turned {
+                    after = tablegen::cube::unrotate(&after, &[y_turn()]);
+                }
                 let mut all = cand.moves.clone();
-                all.extend(&m3);
-                all.extend(&m4);
+                all.extend(&after);
                 // The moves were found on the cube turned for the candidate's axis.
                 let found_len = all.len();
                 let all = simplify(&tablegen::cube::unrotate(
