@@ -253,7 +253,7 @@ pub struct Options4 {
     /// Time for the whole solve: the 3x3x3 finishes share what is left (each
     /// at least `finish_min`).
     pub time_budget: Duration,
-    /// Phase-1 solutions tried (each a different phase-2 start): this many
+    /// Phase-1 solutions tried (each a different phase-2 start): this many,
     /// shared among the nine (axis, colour pair) choices are found, and this many
     /// of them with the least bound on phases 1 and 2 are kept.
     pub phase1_candidates: usize,
@@ -284,10 +284,10 @@ pub struct Options4 {
 impl Default for Options4 {
     fn default() -> Self {
         Options4 {
-            phase1_candidates: 64,
+            phase1_candidates: 2000,
             phase1_slack: 1,
             all_axes: true,
-            phase2_candidates: 8,
+            phase2_candidates: 50,
             phase2_nodes: 3_000_000,
             phase2_level_nodes: 500_000,
             phase3_level_nodes: 1_500_000,
