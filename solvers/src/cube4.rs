@@ -331,6 +331,9 @@ pub struct Solver4 {
     p2_odd: Vec<bool>,
     /// Phase-2 moves (the lr-stage set).
     p2_moves: Vec<Move>,
+    /// Per sides-stage rank, the least of its `sides_tab` distance as it is and
+    /// turned by `y` (nibbles; built at load).
+    sides_either: Vec<u8>,
     /// Phase-2 moves searched: `Dw Lw2 Bw2` are `Uw Rw2 Fw2` and a whole-cube
     /// turn (y', x2, z2), so they are left out and the goal is taken in both
     /// frames the turns reach (see [`P2`]).
@@ -578,6 +581,24 @@ fn recolourings() -> [[u8; 6]; 3] {
     })
 }
 
+/// Per rank of `sides`, the least of the distances in `tab` of the state as it
+/// is and turned by its move `y` (nibbles, as `tab`).
+fn either_frame(sides: &SideCentresSpace, tab: &Nibbles, y: usize) -> Vec<u8> {
+    let t = tab.bytes();
+    let mut out = vec![0xffu8; t.len()];
+    let sets: Vec<u16> = (0u16..=u16::MAX).filter(|x| x.count_ones() == 4).collect();
+    for &f in &sets {
+        for &b in sets.iter().filter(|&&b| b & f == 0) {
+            let r = sides.rank(f, b) as usize;
+            let (fy, by) = sides.apply(f, b, y);
+            let d = nibble(t, r).min(nibble(t, sides.rank(fy, by) as usize)) as u8;
+            let shift = (r & 1) << 2;
+            out[r >> 1] = (out[r >> 1] & !(15 << shift)) | (d << shift);
+        }
+    }
+    out
+}
+
 /// The whole-cube turn `y`.
 fn y_turn() -> Move {
     Move {
@@ -729,30 +750,31 @@ impl P2<'_> {
         let left = bound - g - 1;
         let y = s.p2_moves.len();
         let tab = s.sides_tab.bytes();
-        let mut kids = [(0usize, [0usize; 2], (0u16, 0u16)); 28];
+        let either = &s.sides_either;
+        let mut kids = [(0usize, 0usize, (0u16, 0u16)); 28];
         let mut k = 0;
         for &i in &s.p2_active {
             if !allowed(prev, s.p2_moves[i]) {
                 continue;
             }
             let fb = s.sides.apply(n.f, n.b, i);
-            let (fy, by) = s.sides.apply(fb.0, fb.1, y);
-            let r = [
-                s.sides.rank(fb.0, fb.1) as usize,
-                s.sides.rank(fy, by) as usize,
-            ];
-            crate::tables::prefetch(tab, r[0] >> 1);
-            crate::tables::prefetch(tab, r[1] >> 1);
+            let r = s.sides.rank(fb.0, fb.1) as usize;
+            crate::tables::prefetch(either, r >> 1);
             kids[k] = (i, r, fb);
             k += 1;
         }
         for &(i, r, fb) in &kids[..k] {
             let odd = n.odd ^ s.p2_odd[i];
-            let d = r.map(|r| nibble(tab, r) as u8);
-            if (d[0].min(d[1]) as usize).max(odd as usize) > left {
+            if nibble(either, r).max(odd as usize) > left {
                 self.nodes += 1;
                 continue;
             }
+            // Each frame's distance, for the survivors only.
+            let (fy, by) = s.sides.apply(fb.0, fb.1, y);
+            let d = [
+                nibble(tab, r) as u8,
+                nibble(tab, s.sides.rank(fy, by) as usize) as u8,
+            ];
             let next = s.step2(n, i, fb, d);
             self.path.push(i);
             let stop = self.dfs(&next, g + 1, bound, Some(s.p2_moves[i]));
@@ -905,8 +927,11 @@ impl Solver4 {
             })
             .collect();
         let centres3 = PairCentres::new(&stages, &p3_moves, &p3_centre_move, &p3_pll, &p3_active);
+        let sides_tab = Nibbles::load(REDUCTION_IDS[0], dir, quiet)?;
+        let sides_either = either_frame(&sides, &sides_tab, p2_moves.len());
         Ok(Solver4 {
-            sides_tab: Nibbles::load(REDUCTION_IDS[0], dir, quiet)?,
+            sides_tab,
+            sides_either,
 
             pair_tab: Trits::load_trits(REDUCTION_IDS[2], dir, quiet)?,
             split: SplitSpace::new(3, &p2_moves),
@@ -1562,6 +1587,66 @@ mod tests {
             sum[1] as f64 / m as f64,
             sum[2] as f64 / m as f64,
         );
+    }
+
+    /// The phase-2 centre bound: a breadth-first search over the sides-stage
+    /// states with the 23 phase-2 moves, from the goal in both frames (as is and
+    /// turned by `y`), gives each state's exact distance; the bound read from
+    /// the tables (`sides_either`) is never above it, is 0 exactly on the goal,
+    /// and the two frames' goals are the 12-arrangement goal and its turn.
+    #[test]
+    fn phase2_centre_bound_is_admissible() {
+        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let sides = &s4.sides;
+        let y = s4.p2_moves.len();
+        let sets: Vec<u16> = (0u16..=u16::MAX).filter(|x| x.count_ones() == 4).collect();
+        let mut states = vec![(0u16, 0u16); 900_900];
+        for &f in &sets {
+            for &b in sets.iter().filter(|&&b| b & f == 0) {
+                states[sides.rank(f, b) as usize] = (f, b);
+            }
+        }
+        let mut dist = vec![u8::MAX; states.len()];
+        let mut frontier = Vec::new();
+        for g in tablegen::bfs::Space::goals(sides) {
+            let (f, b) = states[g as usize];
+            let (fy, by) = sides.apply(f, b, y);
+            for r in [g, sides.rank(fy, by)] {
+                if dist[r as usize] == u8::MAX {
+                    dist[r as usize] = 0;
+                    frontier.push(r as usize);
+                }
+            }
+        }
+        assert_eq!(frontier.len(), 24, "12 arrangements in each frame");
+        let mut d = 0;
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for &r in &frontier {
+                let (f, b) = states[r];
+                for &i in &s4.p2_active {
+                    let (g, c) = sides.apply(f, b, i);
+                    let t = sides.rank(g, c) as usize;
+                    if dist[t] == u8::MAX {
+                        dist[t] = d + 1;
+                        next.push(t);
+                    }
+                }
+            }
+            frontier = next;
+            d += 1;
+        }
+        let mut exact = 0;
+        for (r, &d) in dist.iter().enumerate() {
+            assert!(d != u8::MAX, "rank {r} unreached");
+            let bound = nibble(&s4.sides_either, r) as u8;
+            assert!(bound <= d, "rank {r}: bound {bound} over distance {d}");
+            assert_eq!(bound == 0, d == 0);
+            exact += (bound == d) as usize;
+        }
+        // Most states' bound is exact (it is a least over two frames of a
+        // 28-move distance, where the search has 23 moves).
+        assert!(exact * 2 > dist.len(), "{exact} exact bounds");
     }
 
     /// The pairing group's facts the reduction relies on, by search over the
