@@ -338,6 +338,10 @@ pub struct Solver4 {
     /// turn (y', x2, z2), so they are left out and the goal is taken in both
     /// frames the turns reach (see [`P2`]).
     p2_active: Vec<usize>,
+    /// The facelet permutations of the eight whole-cube turns that keep the U-D
+    /// axis (`y^k` and `x2 y^k`): facelet `i` of the turned state is facelet
+    /// `p[i]` of the state.
+    ud_turns: Vec<Vec<u8>>,
     /// Wing slot images of the whole-cube turn `y`; `sides` has `y` as its move
     /// `p2_moves.len()`.
     y_slot: [u8; 24],
@@ -928,10 +932,30 @@ impl Solver4 {
             .collect();
         let centres3 = PairCentres::new(&stages, &p3_moves, &p3_centre_move, &p3_pll, &p3_active);
         let sides_tab = Nibbles::load(REDUCTION_IDS[0], dir, quiet)?;
+        let ud_turns = (0..8)
+            .map(|k| {
+                let rot = |face, turns| Move {
+                    face,
+                    kind: tablegen::notation::MoveKind::Rotation,
+                    turns,
+                };
+                let mut turn = Vec::new();
+                if k % 4 > 0 {
+                    turn.push(rot(Face::U, k % 4));
+                }
+                if k >= 4 {
+                    turn.push(rot(Face::R, 2));
+                }
+                let mut p: Vec<u8> = (0..stages.cube.facelets() as u8).collect();
+                stages.cube.apply_alg(&mut p, &turn);
+                p
+            })
+            .collect();
         let sides_either = either_frame(&sides, &sides_tab, p2_moves.len());
         Ok(Solver4 {
             sides_tab,
             sides_either,
+            ud_turns,
 
             pair_tab: Trits::load_trits(REDUCTION_IDS[2], dir, quiet)?,
             split: SplitSpace::new(3, &p2_moves),
@@ -1038,6 +1062,19 @@ impl Solver4 {
         })
     }
 
+    /// The least, in lexicographic order, of a state's facelets turned by each
+    /// whole-cube turn that keeps the U-D axis: states turned from one another
+    /// by these have the same key. (Phases 2 and 3 are the same problem on
+    /// them: their goals and move sets are closed under these turns, `y` and
+    /// `y'` by taking both frames in phase 2.)
+    fn canonical(&self, s: &[u8]) -> Vec<u8> {
+        self.ud_turns
+            .iter()
+            .map(|p| p.iter().map(|&i| s[i as usize]).collect::<Vec<u8>>())
+            .min()
+            .unwrap_or_default()
+    }
+
     /// Phase-2 child of `n` by move `i`, whose side centres `(f, b)` and their
     /// distances (as is, turned by `y`) are known.
     #[inline]
@@ -1066,6 +1103,7 @@ impl Solver4 {
         // move sequence that solves it solves the original in another
         // orientation).
         let recolours = recolourings();
+        let mut seen = std::collections::HashSet::new();
         for (axis, rotation) in axis_rotations().into_iter().take(axes).enumerate() {
             let mut turned = state.to_vec();
             cube.apply_alg(&mut turned, &rotation);
@@ -1076,6 +1114,11 @@ impl Solver4 {
                     let moves: Vec<Move> = p1.iter().map(|&m| st0.moves[m]).collect();
                     let mut s = turned.clone();
                     cube.apply_alg(&mut s, &moves);
+                    // A start that is another one turned (by a whole-cube turn
+                    // keeping the U-D axis) gives the same phases 2 and 3.
+                    if !seen.insert(self.canonical(&s)) {
+                        continue;
+                    }
                     let root = self.node2(&s)?;
                     starts.push((moves, s, root, axis));
                 }
@@ -1142,6 +1185,7 @@ impl Solver4 {
             return Err("phase 2 found nothing within 60 moves".into());
         }
         let mut out = Vec::new();
+        seen.clear();
         for (k, path, turned) in p2.out {
             let (m1, s1, _, axis) = &starts[k];
             let m2: Vec<Move> = path.iter().map(|&i| self.p2_moves[i]).collect();
@@ -1149,6 +1193,11 @@ impl Solver4 {
             cube.apply_alg(&mut s, &m2);
             if turned {
                 cube.apply(&mut s, y_turn());
+            }
+            // Ends turned from one another give the same phase 3: one is kept
+            // (the first, whose phases 1 and 2 are no longer).
+            if !seen.insert(self.canonical(&s)) {
+                continue;
             }
             let mut moves = m1.clone();
             moves.extend(&m2);
@@ -1587,6 +1636,37 @@ mod tests {
             sum[1] as f64 / m as f64,
             sum[2] as f64 / m as f64,
         );
+    }
+
+    /// Starts turned from one another by a whole-cube turn keeping the U-D axis
+    /// share a key; a turn that moves the U-D axis gives another key.
+    #[test]
+    fn canonical_keys_of_turned_states() {
+        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let cube = CubeN::new(4);
+        let rot = |face, turns| Move {
+            face,
+            kind: MoveKind::Rotation,
+            turns,
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        for _ in 0..20 {
+            let s = random_scramble(&cube, &mut rng);
+            let key = s4.canonical(&s);
+            for turn in [
+                vec![rot(Face::U, 1)],
+                vec![rot(Face::U, 2)],
+                vec![rot(Face::R, 2)],
+                vec![rot(Face::F, 2), rot(Face::U, 3)],
+            ] {
+                let mut t = s.clone();
+                cube.apply_alg(&mut t, &turn);
+                assert_eq!(s4.canonical(&t), key, "{turn:?}");
+            }
+            let mut t = s.clone();
+            cube.apply(&mut t, rot(Face::R, 1));
+            assert_ne!(s4.canonical(&t), key);
+        }
     }
 
     /// The phase-2 centre bound: a breadth-first search over the sides-stage
