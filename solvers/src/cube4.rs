@@ -253,13 +253,15 @@ pub struct Options4 {
     /// Time for the whole solve: the 3x3x3 finishes share what is left (each
     /// at least `finish_min`).
     pub time_budget: Duration,
-    /// Phase-1 solutions tried (each a different phase-2 start): this many,
-    /// shared among the nine (axis, colour pair) choices are found, and this many
-    /// of them with the least bound on phases 1 and 2 are kept.
+    /// Phase-1 solutions found (each a phase-2 start), shared among the nine
+    /// (axis, colour pair) choices; copies (one start turned about the U-D axis)
+    /// are dropped, and phase 2 takes the rest in order of their bound on
+    /// phases 1 and 2.
     pub phase1_candidates: usize,
     /// Phase-1 solutions up to this many moves longer than optimal are tried.
     pub phase1_slack: usize,
-    /// Phase 1 on all three axes (else U-D only).
+    /// Phase 1 on all three axes, each with each colour pair (else the U/D
+    /// colours on U-D only).
     pub all_axes: bool,
     /// Phase-2 solutions handed to phase 3, which keeps the shortest total.
     pub phase2_candidates: usize,
@@ -486,12 +488,7 @@ impl PairCentres {
         for r in [None, Some(Face::U), Some(Face::R), Some(Face::F)] {
             let mut g = cube.solved();
             if let Some(face) = r {
-                let rot = Move {
-                    face,
-                    kind: tablegen::notation::MoveKind::Rotation,
-                    turns: 2,
-                };
-                cube.apply(&mut g, rot);
+                cube.apply(&mut g, whole_turn(face, 2));
             }
             let c = index[&st.space.project(&g, &st.marked)] as usize;
             if dist[2 * c] != 0 {
@@ -556,7 +553,8 @@ struct Candidate {
     /// Phases 1 and 2, on the cube turned by `axis_rotations()[axis]`.
     moves: Vec<Move>,
     lens: [usize; 2],
-    /// The state after them, turned by `y` too if `turned`.
+    /// The state after them (on the turned cube, its colours renamed for the
+    /// colour pair phase 1 staged), turned by `y` too if `turned`.
     state: Vec<u8>,
     axis: usize,
     /// Phase 2 ended in the goal turned by `y` (see [`P2`]).
@@ -569,11 +567,7 @@ struct Candidate {
 /// own).
 fn recolourings() -> [[u8; 6]; 3] {
     let c3 = CubeN::new(3);
-    let rot = |face| Move {
-        face,
-        kind: tablegen::notation::MoveKind::Rotation,
-        turns: 1,
-    };
+    let rot = |face| whole_turn(face, 1);
     [vec![], vec![rot(Face::R)], vec![rot(Face::F)]].map(|turn| {
         let mut s = c3.solved();
         c3.apply_alg(&mut s, &turn);
@@ -603,25 +597,29 @@ fn either_frame(sides: &SideCentresSpace, tab: &Nibbles, y: usize) -> Vec<u8> {
     out
 }
 
+/// The whole-cube turn about `face`, `turns` quarter turns clockwise.
+fn whole_turn(face: Face, turns: u8) -> Move {
+    Move {
+        face,
+        kind: tablegen::notation::MoveKind::Rotation,
+        turns,
+    }
+}
+
 /// The whole-cube turn `y`.
 fn y_turn() -> Move {
-    Move {
-        face: Face::U,
-        kind: tablegen::notation::MoveKind::Rotation,
-        turns: 1,
-    }
+    whole_turn(Face::U, 1)
 }
 
 /// Whole-cube turns that bring each axis to U-D (phase 1 stages that axis's
 /// centres). Phase 2 takes both choices of the axis it restricts (F-B, or R-L:
 /// see [`P2`]).
 fn axis_rotations() -> [Vec<Move>; 3] {
-    let rot = |face| Move {
-        face,
-        kind: tablegen::notation::MoveKind::Rotation,
-        turns: 1,
-    };
-    [vec![], vec![rot(Face::F)], vec![rot(Face::R)]]
+    [
+        vec![],
+        vec![whole_turn(Face::F, 1)],
+        vec![whole_turn(Face::R, 1)],
+    ]
 }
 
 /// Phase-2 node: sides-stage coordinate, slot of each wing piece, wing parity,
@@ -934,17 +932,12 @@ impl Solver4 {
         let sides_tab = Nibbles::load(REDUCTION_IDS[0], dir, quiet)?;
         let ud_turns = (0..8)
             .map(|k| {
-                let rot = |face, turns| Move {
-                    face,
-                    kind: tablegen::notation::MoveKind::Rotation,
-                    turns,
-                };
                 let mut turn = Vec::new();
                 if k % 4 > 0 {
-                    turn.push(rot(Face::U, k % 4));
+                    turn.push(whole_turn(Face::U, k % 4));
                 }
                 if k >= 4 {
-                    turn.push(rot(Face::R, 2));
+                    turn.push(whole_turn(Face::R, 2));
                 }
                 let mut p: Vec<u8> = (0..stages.cube.facelets() as u8).collect();
                 stages.cube.apply_alg(&mut p, &turn);
@@ -1316,10 +1309,7 @@ impl Solver4 {
         let mut spent = vec![false; roots.len()];
         loop {
             p3.limit = (p3.nodes + opts.phase3_level_nodes).min(opts.exact_nodes);
-            let open = |spent: &[bool]| {
-                (0..roots.len()).any(|k| !spent[k] && roots[k].0 + roots[k].1 <= total)
-            };
-            if !open(&spent) {
+            if !(0..roots.len()).any(|k| !spent[k] && roots[k].0 + roots[k].1 <= total) {
                 spent.iter_mut().for_each(|x| *x = false);
             }
             for (k, r) in roots.iter().enumerate() {
@@ -1615,12 +1605,7 @@ mod tests {
             let mut best = st.stages[0].distance(s).unwrap();
             for face in [Face::R, Face::F] {
                 let mut r = s.clone();
-                let rot = Move {
-                    face,
-                    kind: MoveKind::Rotation,
-                    turns: 1,
-                };
-                cube.apply(&mut r, rot);
+                cube.apply(&mut r, whole_turn(face, 1));
                 best = best.min(st.stages[0].distance(&r).unwrap());
             }
             best_axis += best as usize;
@@ -1678,11 +1663,7 @@ mod tests {
     fn canonical_keys_of_turned_states() {
         let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
         let cube = CubeN::new(4);
-        let rot = |face, turns| Move {
-            face,
-            kind: MoveKind::Rotation,
-            turns,
-        };
+        let rot = whole_turn;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         for _ in 0..20 {
             let s = random_scramble(&cube, &mut rng);
