@@ -597,6 +597,19 @@ fn either_frame(sides: &SideCentresSpace, tab: &Nibbles, y: usize) -> Vec<u8> {
     out
 }
 
+/// Indices of `moves` other than the wide turns of D, L and B: each of those is
+/// the wide turn of the opposite face and a whole-cube turn, which phases 2 and
+/// 3 take care of by their goals.
+fn without_dlb_wide(moves: &[Move]) -> Vec<usize> {
+    (0..moves.len())
+        .filter(|&i| {
+            let m = moves[i];
+            !(m.kind == tablegen::notation::MoveKind::Block(2)
+                && matches!(m.face, Face::D | Face::L | Face::B))
+        })
+        .collect()
+}
+
 /// The whole-cube turn about `face`, `turns` quarter turns clockwise.
 fn whole_turn(face: Face, turns: u8) -> Move {
     Move {
@@ -750,8 +763,6 @@ impl P2<'_> {
         // that bound are counted and dropped before their wings are moved.
         let s = self.s;
         let left = bound - g - 1;
-        let y = s.p2_moves.len();
-        let tab = s.sides_tab.bytes();
         let either = &s.sides_either;
         let mut kids = [(0usize, 0usize, (0u16, 0u16)); 28];
         let mut k = 0;
@@ -772,12 +783,7 @@ impl P2<'_> {
                 continue;
             }
             // Each frame's distance, for the survivors only.
-            let (fy, by) = s.sides.apply(fb.0, fb.1, y);
-            let d = [
-                nibble(tab, r) as u8,
-                nibble(tab, s.sides.rank(fy, by) as usize) as u8,
-            ];
-            let next = s.step2(n, i, fb, d);
+            let next = s.step2(n, i, fb, s.frame_sides(fb, r));
             self.path.push(i);
             let stop = self.dfs(&next, g + 1, bound, Some(s.p2_moves[i]));
             self.path.pop();
@@ -885,14 +891,7 @@ impl Solver4 {
             .map_err(|e| bad(REDUCTION_IDS[0], e))?;
         let wings = Wings::new();
         let y_slot = wings.slot_perm(&stages.cube, y);
-        let p2_active: Vec<usize> = (0..p2_moves.len())
-            .filter(|&i| {
-                let m = p2_moves[i];
-                !(m.face == Face::D && m.kind == tablegen::notation::MoveKind::Block(2)
-                    || matches!(m.face, Face::L | Face::B)
-                        && m.kind == tablegen::notation::MoveKind::Block(2))
-            })
-            .collect();
+        let p2_active = without_dlb_wide(&p2_moves);
         let p2_slot: Vec<[u8; 24]> = p2_moves
             .iter()
             .map(|&m| wings.slot_perm(&stages.cube, m))
@@ -921,13 +920,7 @@ impl Solver4 {
                 odd(&cp) ^ odd(hi)
             })
             .collect();
-        let p3_active: Vec<usize> = (0..p3_moves.len())
-            .filter(|&i| {
-                let m = p3_moves[i];
-                !(m.kind == tablegen::notation::MoveKind::Block(2)
-                    && matches!(m.face, Face::D | Face::L | Face::B))
-            })
-            .collect();
+        let p3_active = without_dlb_wide(&p3_moves);
         let centres3 = PairCentres::new(&stages, &p3_moves, &p3_centre_move, &p3_pll, &p3_active);
         let sides_tab = Nibbles::load(REDUCTION_IDS[0], dir, quiet)?;
         let ud_turns = (0..8)
@@ -1041,18 +1034,25 @@ impl Solver4 {
             pos[p as usize] = slot as u8;
         }
         let (f, b) = self.sides.project(state);
-        let tab = self.sides_tab.bytes();
-        let (fy, by) = self.sides.apply(f, b, self.p2_moves.len());
         Ok(N2 {
             f,
             b,
             pos,
             odd: odd(&piece),
-            sides: [
-                nibble(tab, self.sides.rank(f, b) as usize) as u8,
-                nibble(tab, self.sides.rank(fy, by) as usize) as u8,
-            ],
+            sides: self.frame_sides((f, b), self.sides.rank(f, b) as usize),
         })
+    }
+
+    /// Sides-stage distances of side centres `(f, b)` of rank `r`, as they are
+    /// and turned by `y`.
+    #[inline]
+    fn frame_sides(&self, (f, b): (u16, u16), r: usize) -> [u8; 2] {
+        let tab = self.sides_tab.bytes();
+        let (fy, by) = self.sides.apply(f, b, self.p2_moves.len());
+        [
+            nibble(tab, r) as u8,
+            nibble(tab, self.sides.rank(fy, by) as usize) as u8,
+        ]
     }
 
     /// The least, in lexicographic order, of a state's facelets turned by each
