@@ -34,6 +34,7 @@
 use crate::cube3::Solver3;
 use crate::tables::{load_or_build, nibble, DistanceTable, Nibbles, TableError, Trits};
 use crate::walk_downhill;
+use crate::SolveError;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use tablegen::bfs::Space;
@@ -242,7 +243,7 @@ impl CentreStages {
 
 /// Ids of the reduction's own tables, besides the centre stages and the 3x3x3 ones.
 pub const REDUCTION_IDS: [&str; 3] = [
-    "4x4x4-sides-stage",
+    "4x4x4-sides-parity",
     "4x4x4-wings-split3",
     "4x4x4-wings-pair",
 ];
@@ -279,8 +280,12 @@ pub struct Options4 {
     pub phase3_solutions: usize,
     /// Nodes the phase-3 search goes on for after its first solution.
     pub phase3_more_nodes: u64,
-    /// Least time each 3x3x3 finish gets, even past the time budget.
+    /// Least time each 3x3x3 finish gets (the first even past the time budget:
+    /// once one whole solution is known, the budget ends the solve).
     pub finish_min: Duration,
+    /// Time after which a solve that has found nothing gives up with
+    /// [`SolveError::OutOfTime`] (never less than the time budget).
+    pub hard_limit: Duration,
 }
 
 impl Default for Options4 {
@@ -298,6 +303,7 @@ impl Default for Options4 {
             phase3_more_nodes: 500_000,
             finish_min: Duration::from_millis(5),
             time_budget: Duration::from_millis(240),
+            hard_limit: Duration::from_secs(30),
         }
     }
 }
@@ -318,13 +324,16 @@ pub struct Solution4 {
 /// | phase | goal | moves | bound |
 /// |---|---|---|---|
 /// | `centres-ud` | one colour pair's centres on one axis (each of the 3 x 3 choices: the cube turned and its colours renamed; optimal and +1 solutions) | 36 | `4x4x4-ud-stage` (walk) |
-/// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see [`P2`]) | least over the two frames of the max of `4x4x4-sides-stage`, wing parity, `4x4x4-wings-split3` on four groups of three dedges |
+/// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see [`P2`]) | least over the two frames of the max of `4x4x4-sides-parity` (side centres and wing parity together) and `4x4x4-wings-split3` on four groups of three dedges |
 /// | `pair` | centres solved, edges paired, no PLL parity (up to `x2 y2 z2`) | 17: `U D R L` turns, `F2 B2`, `Uw2 Rw2 Fw2` | max of the phase-3 centre distance and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
 /// | `3x3x3` | solved | 18 outer face turns | the two-phase solver, on each of up to 16 `pair` solutions; the shortest whole is kept |
 pub struct Solver4 {
     stages: CentreStages,
     wings: Wings,
     sides: SideCentresSpace,
+    /// `4x4x4-sides-parity`: per sides-stage rank `r` and wing parity `o`
+    /// (entry `2r + o`), the distance to the sides-stage goal with an even
+    /// wing permutation.
     sides_tab: Nibbles,
     split: SplitSpace,
     split_tab: Nibbles,
@@ -333,8 +342,8 @@ pub struct Solver4 {
     p2_odd: Vec<bool>,
     /// Phase-2 moves (the lr-stage set).
     p2_moves: Vec<Move>,
-    /// Per sides-stage rank, the least of its `sides_tab` distance as it is and
-    /// turned by `y` (nibbles; built at load).
+    /// The least of `sides_tab` as it is and turned by `y` (nibbles, same
+    /// entries; built at load).
     sides_either: Vec<u8>,
     /// Phase-2 moves searched: `Dw Lw2 Bw2` are `Uw Rw2 Fw2` and a whole-cube
     /// turn (y', x2, z2), so they are left out and the goal is taken in both
@@ -406,6 +415,38 @@ struct P3<'a> {
     root: usize,
     /// (root, phase-3 moves) of each solution found.
     out: Vec<(usize, Vec<usize>)>,
+    clock: Clock,
+    /// The clock stopped the search.
+    expired: bool,
+}
+
+/// The time limits of one solve: past `soft` (the time budget) a search stops
+/// as soon as it has something; past `hard` it stops with nothing.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    soft: Instant,
+    hard: Instant,
+}
+
+impl Clock {
+    fn new(start: Instant, opts: &Options4) -> Clock {
+        Clock {
+            soft: start + opts.time_budget,
+            hard: start + opts.hard_limit.max(opts.time_budget),
+        }
+    }
+
+    /// Whether a search that has found something (or not) should stop. Reads
+    /// the time only every 16,384 nodes.
+    #[inline]
+    fn expired(&self, nodes: u64, found: bool) -> bool {
+        nodes & 0x3fff == 0 && self.expired_now(found)
+    }
+
+    fn expired_now(&self, found: bool) -> bool {
+        let now = Instant::now();
+        now >= self.hard || (found && now >= self.soft)
+    }
 }
 
 impl Solver4 {
@@ -579,19 +620,19 @@ fn recolourings() -> [[u8; 6]; 3] {
     })
 }
 
-/// Per rank of `sides`, the least of the distances in `tab` of the state as it
-/// is and turned by its move `y` (nibbles, as `tab`).
-fn either_frame(sides: &SideCentresSpace, tab: &Nibbles, y: usize) -> Vec<u8> {
-    let t = tab.bytes();
-    let mut out = vec![0xffu8; t.len()];
-    let sets: Vec<u16> = (0u16..=u16::MAX).filter(|x| x.count_ones() == 4).collect();
-    for &f in &sets {
-        for &b in sets.iter().filter(|&&b| b & f == 0) {
-            let r = sides.rank(f, b) as usize;
-            let (fy, by) = sides.apply(f, b, y);
-            let d = nibble(t, r).min(nibble(t, sides.rank(fy, by) as usize)) as u8;
-            let shift = (r & 1) << 2;
-            out[r >> 1] = (out[r >> 1] & !(15 << shift)) | (d << shift);
+/// Per entry `2r + o` of `par` (`4x4x4-sides-parity`), the least of its distance
+/// as it is and turned by the move `y` of `sides` (which keeps the wing
+/// parity: it permutes the wings in six 4-cycles). Nibbles, as `par`.
+fn either_frame(sides: &SideCentresSpace, par: &[u8], y: usize) -> Vec<u8> {
+    let mut out = vec![0u8; par.len()];
+    for r in 0..sides.size() as usize {
+        let (f, b) = sides.unrank(r as u64);
+        let (fy, by) = sides.apply(f, b, y);
+        let ry = sides.rank(fy, by) as usize;
+        for o in 0..2 {
+            let i = 2 * r + o;
+            let d = nibble(par, i).min(nibble(par, 2 * ry + o)) as u8;
+            out[i >> 1] |= d << ((i & 1) << 2);
         }
     }
     out
@@ -636,7 +677,7 @@ fn axis_rotations() -> [Vec<Move>; 3] {
 }
 
 /// Phase-2 node: sides-stage coordinate, slot of each wing piece, wing parity,
-/// and the sides-stage distances of the node as it is and turned by `y`.
+/// and the sides-with-parity distances of the node as it is and turned by `y`.
 #[derive(Clone, Copy, Debug)]
 struct N2 {
     f: u16,
@@ -646,7 +687,7 @@ struct N2 {
     sides: [u8; 2],
 }
 
-/// Phase-2 search: IDA* on the sides-stage table (and the wing parity); the
+/// Phase-2 search: IDA* on the sides-with-parity table; the
 /// wing split (one wing of each dedge in each class) is checked at the leaves.
 ///
 /// Only 23 of the 28 moves are searched (`Dw Lw2 Bw2` left out): `Dw` is `Uw`
@@ -671,13 +712,23 @@ struct P2<'a> {
     /// (phase-1 candidate, phase-2 moves, leaf in the frame turned by `y`) of
     /// each leaf found.
     out: Vec<(usize, Vec<usize>, bool)>,
+    clock: Clock,
+    /// The clock stopped the search.
+    expired: bool,
 }
 
 impl P2<'_> {
+    /// Enough leaves, or the node budget spent with some, or out of time.
+    fn done(&self) -> bool {
+        self.expired
+            || self.out.len() >= self.want
+            || (!self.out.is_empty() && self.nodes > self.limit)
+    }
+
     fn h(&self, n: &N2) -> usize {
         (0..2)
             .map(|t| {
-                let mut h = (n.sides[t] as usize).max(n.odd as usize);
+                let mut h = n.sides[t] as usize;
                 let pos = self.frame(n, t);
                 for g in 0..4 {
                     h = h.max(self.split_h(&pos, g));
@@ -714,7 +765,7 @@ impl P2<'_> {
     fn within(&self, n: &N2, limit: usize) -> u8 {
         let mut frames = 0;
         for t in 0..2 {
-            if (n.sides[t] as usize).max(n.odd as usize) > limit {
+            if n.sides[t] as usize > limit {
                 continue;
             }
             // The split table's largest distance is 3: it only prunes below that.
@@ -755,7 +806,13 @@ impl P2<'_> {
             }
             return self.out.len() >= self.want;
         }
-        if self.nodes > self.level_end || (self.nodes > self.limit && !self.out.is_empty()) {
+        if self.clock.expired(self.nodes, !self.out.is_empty()) {
+            self.expired = true;
+        }
+        if self.expired
+            || self.nodes > self.level_end
+            || (self.nodes > self.limit && !self.out.is_empty())
+        {
             return true;
         }
         // Children in two passes: their sides-stage entries (both frames) are
@@ -772,18 +829,19 @@ impl P2<'_> {
             }
             let fb = s.sides.apply(n.f, n.b, i);
             let r = s.sides.rank(fb.0, fb.1) as usize;
-            crate::tables::prefetch(either, r >> 1);
+            let e = 2 * r + (n.odd ^ s.p2_odd[i]) as usize;
+            crate::tables::prefetch(either, e >> 1);
             kids[k] = (i, r, fb);
             k += 1;
         }
         for &(i, r, fb) in &kids[..k] {
             let odd = n.odd ^ s.p2_odd[i];
-            if nibble(either, r).max(odd as usize) > left {
+            if nibble(either, 2 * r + odd as usize) > left {
                 self.nodes += 1;
                 continue;
             }
             // Each frame's distance, for the survivors only.
-            let next = s.step2(n, i, fb, s.frame_sides(fb, r));
+            let next = s.step2(n, i, fb, s.frame_sides(fb, r, odd));
             self.path.push(i);
             let stop = self.dfs(&next, g + 1, bound, Some(s.p2_moves[i]));
             self.path.pop();
@@ -803,6 +861,12 @@ impl P3<'_> {
 
     fn dfs(&mut self, n: &N3, g: usize, bound: usize, prev: Option<Move>) -> bool {
         self.nodes += 1;
+        if self.clock.expired(self.nodes, !self.out.is_empty()) {
+            self.expired = true;
+        }
+        if self.expired {
+            return true;
+        }
         if self.nodes > self.limit {
             return false;
         }
@@ -937,7 +1001,7 @@ impl Solver4 {
                 p
             })
             .collect();
-        let sides_either = either_frame(&sides, &sides_tab, p2_moves.len());
+        let sides_either = either_frame(&sides, sides_tab.bytes(), p2_moves.len());
         Ok(Solver4 {
             sides_tab,
             sides_either,
@@ -1039,19 +1103,20 @@ impl Solver4 {
             b,
             pos,
             odd: odd(&piece),
-            sides: self.frame_sides((f, b), self.sides.rank(f, b) as usize),
+            sides: self.frame_sides((f, b), self.sides.rank(f, b) as usize, odd(&piece)),
         })
     }
 
-    /// Sides-stage distances of side centres `(f, b)` of rank `r`, as they are
-    /// and turned by `y`.
+    /// Sides-stage-with-parity distances of side centres `(f, b)` of rank `r`
+    /// and wing parity `odd`, as they are and turned by `y`.
     #[inline]
-    fn frame_sides(&self, (f, b): (u16, u16), r: usize) -> [u8; 2] {
+    fn frame_sides(&self, (f, b): (u16, u16), r: usize, odd: bool) -> [u8; 2] {
         let tab = self.sides_tab.bytes();
         let (fy, by) = self.sides.apply(f, b, self.p2_moves.len());
+        let ry = self.sides.rank(fy, by) as usize;
         [
-            nibble(tab, r) as u8,
-            nibble(tab, self.sides.rank(fy, by) as usize) as u8,
+            nibble(tab, 2 * r + odd as usize) as u8,
+            nibble(tab, 2 * ry + odd as usize) as u8,
         ]
     }
 
@@ -1084,7 +1149,12 @@ impl Solver4 {
 
     /// Phases 1 and 2 of a valid state: candidates (moves, phase lengths, state
     /// after them), shortest first; at most `want`.
-    fn reduce_candidates(&self, state: &[u8], opts: &Options4) -> Result<Vec<Candidate>, String> {
+    fn reduce_candidates(
+        &self,
+        state: &[u8],
+        opts: &Options4,
+        clock: Clock,
+    ) -> Result<Vec<Candidate>, SolveError> {
         let cube = &self.stages.cube;
         let st0 = &self.stages.stages[0];
         // Phase 1 on each axis: the cube is turned so that the axis is U-D, and the
@@ -1126,6 +1196,8 @@ impl Solver4 {
             start: 0,
             level_end: 0,
             out: Vec::new(),
+            clock,
+            expired: clock.expired_now(false),
         };
         // The most promising starts by their bound on phases 1 and 2, first.
         let mut starts: Vec<_> = starts
@@ -1165,17 +1237,21 @@ impl Solver4 {
                 p2.start = k;
                 p2.dfs(root, 0, total - m1.len(), None);
                 budget = budget.saturating_sub(p2.nodes - before);
-                if p2.out.len() >= p2.want || (!p2.out.is_empty() && p2.nodes > p2.limit) {
+                if p2.done() {
                     break;
                 }
             }
-            if p2.out.len() >= p2.want || (!p2.out.is_empty() && p2.nodes > p2.limit) {
+            if p2.done() {
                 break;
             }
             total += 1;
         }
         if p2.out.is_empty() {
-            return Err("phase 2 found nothing within 60 moves".into());
+            return Err(if p2.expired {
+                SolveError::OutOfTime("phase 2".into())
+            } else {
+                SolveError::Internal("phase 2 found nothing within 60 moves".into())
+            });
         }
         let mut out = Vec::new();
         seen.clear();
@@ -1210,14 +1286,14 @@ impl Solver4 {
     /// permutation) of a valid state: the moves and the length of each phase.
     /// The moves end with the whole-cube turn `y` when phase 2 reached its goal
     /// with the F/B centres on R/L (the lengths do not count it).
-    pub fn reduce_to_pairing(&self, state: &[u8]) -> Result<(Vec<Move>, [usize; 2]), String> {
-        validate(&self.stages.cube, state)?;
-        self.wings.read(state)?;
+    pub fn reduce_to_pairing(&self, state: &[u8]) -> Result<(Vec<Move>, [usize; 2]), SolveError> {
+        self.check(state)?;
         let opts = Options4 {
             all_axes: false,
             ..Options4::default()
         };
-        let mut c = self.reduce_candidates(state, &opts)?;
+        let clock = Clock::new(Instant::now(), &opts);
+        let mut c = self.reduce_candidates(state, &opts, clock)?;
         let mut c = c.swap_remove(0);
         if c.turned {
             c.moves.push(y_turn());
@@ -1262,12 +1338,64 @@ impl Solver4 {
 
     /// Solves a 4x4x4 facelet state (96 facelets, colours as [`CubeN::solved`]).
     /// The cube ends solved with the U colour on U, R on R and so on.
-    pub fn solve(&self, state: &[u8], opts: Options4) -> Result<Solution4, String> {
-        let start = Instant::now();
+    /// The cube ends solved in the orientation its centres, then its corners,
+    /// are closest to (a solved cube held in any orientation gets the empty
+    /// solution).
+    pub fn solve(&self, state: &[u8], opts: Options4) -> Result<Solution4, SolveError> {
+        self.check(state)?;
         let cube = &self.stages.cube;
-        validate(cube, state)?;
-        self.wings.read(state)?;
-        let cands = self.reduce_candidates(state, &opts)?;
+        let rotation = self.frame(state)?;
+        let mut turned = state.to_vec();
+        cube.apply_alg(&mut turned, &rotation);
+        let mut sol = self.solve_in_frame(&turned, opts)?;
+        sol.moves = tablegen::cube::unrotate(&sol.moves, &rotation);
+        let mut s = state.to_vec();
+        cube.apply_alg(&mut s, &sol.moves);
+        if !cube.is_solved(&s) {
+            return Err(SolveError::Internal(
+                "the solution does not solve the cube".into(),
+            ));
+        }
+        Ok(sol)
+    }
+
+    /// The whole-cube turn after which most centre facelets show their face's
+    /// colour, then most corners are solved (the first of
+    /// [`tablegen::cube::rotations24`] on a tie): the orientation the solve
+    /// ends in. A 4x4x4 has no fixed centres; without this, a solved cube
+    /// held in another orientation got moves (`x` was answered `Rw Lw'`).
+    fn frame(&self, state: &[u8]) -> Result<Vec<Move>, SolveError> {
+        let cube = &self.stages.cube;
+        let centres: Vec<(usize, u8)> = Face::ALL
+            .iter()
+            .flat_map(|&f| {
+                [(1, 1), (1, 2), (2, 1), (2, 2)].map(|(r, c)| (cube.index(f, r, c), f as u8))
+            })
+            .collect();
+        let mut best = ((0, 0), Vec::new());
+        for r in tablegen::cube::rotations24() {
+            let mut s = state.to_vec();
+            cube.apply_alg(&mut s, &r);
+            let (cp, co) = read_corners(cube, &s, &[0, 1, 2, 3, 4, 5])?;
+            let score = (
+                centres.iter().filter(|&&(i, c)| s[i] == c).count(),
+                (0..8)
+                    .filter(|&i| cp[i] as usize == i && co[i] == 0)
+                    .count(),
+            );
+            if score > best.0 {
+                best = (score, r);
+            }
+        }
+        Ok(best.1)
+    }
+
+    /// Solves a checked state with the U colour ending on U, R on R and so on.
+    fn solve_in_frame(&self, state: &[u8], opts: Options4) -> Result<Solution4, SolveError> {
+        let start = Instant::now();
+        let clock = Clock::new(start, &opts);
+        let cube = &self.stages.cube;
+        let cands = self.reduce_candidates(state, &opts, clock)?;
         // Phase 3 over every candidate at once: total length L = 0, 1, ...; the
         // first candidate whose phase 3 fits in L - (its phases 1 and 2) wins.
         let mut roots = Vec::new();
@@ -1282,6 +1410,8 @@ impl Solver4 {
                 more_nodes: 0,
                 root: 0,
                 out: Vec::new(),
+                clock,
+                expired: false,
             }
             .h(&root);
             roots.push((c.lens[0] + c.lens[1], h, root, c));
@@ -1296,6 +1426,8 @@ impl Solver4 {
             more_nodes: opts.phase3_more_nodes,
             root: 0,
             out: Vec::new(),
+            clock,
+            expired: false,
         };
         let mut total = roots[0].0 + roots[0].1;
         // As in phase 2, a length that takes too long is left for the next one,
@@ -1331,11 +1463,14 @@ impl Solver4 {
             if !p3.out.is_empty() {
                 break;
             }
+            if p3.expired {
+                return Err(SolveError::OutOfTime("phase 3".into()));
+            }
             if p3.nodes >= opts.exact_nodes {
-                return Err(format!(
+                return Err(SolveError::Internal(format!(
                     "phase 3 found nothing within {} nodes (total {total})",
                     opts.exact_nodes
-                ));
+                )));
             }
             total += 1;
         }
@@ -1370,6 +1505,10 @@ impl Solver4 {
                 Some(b) => b.moves.len().saturating_sub(before + 1),
                 None => 21,
             };
+            // Past the time budget, the best so far is the answer.
+            if best.is_some() && start.elapsed() >= opts.time_budget {
+                break;
+            }
             // A finish that cannot beat the best so far is not tried.
             if best.is_some() && self.solver3.lower_bound(&cc) > target {
                 continue;
@@ -1437,15 +1576,14 @@ impl Solver4 {
                 }
             }
         }
-        let Some(best) = best else {
-            return Err("internal error: no phase-3 solution".into());
-        };
-        let mut s = state.to_vec();
-        cube.apply_alg(&mut s, &best.moves);
-        if !cube.is_solved(&s) {
-            return Err("internal error: the solution does not solve the cube".into());
-        }
-        Ok(best)
+        best.ok_or_else(|| SolveError::Internal("no phase-3 solution".into()))
+    }
+
+    /// Refuses a state that is not a real 4x4x4.
+    fn check(&self, state: &[u8]) -> Result<(), SolveError> {
+        validate(&self.stages.cube, state).map_err(SolveError::Input)?;
+        self.wings.read(state).map_err(SolveError::Input)?;
+        Ok(())
     }
 }
 
@@ -1684,11 +1822,12 @@ mod tests {
         }
     }
 
-    /// The phase-2 centre bound: a breadth-first search over the sides-stage
-    /// states with the 23 phase-2 moves, from the goal in both frames (as is and
-    /// turned by `y`), gives each state's exact distance; the bound read from
-    /// the tables (`sides_either`) is never above it, is 0 exactly on the goal,
-    /// and the two frames' goals are the 12-arrangement goal and its turn.
+    /// The phase-2 centre and parity bound: a breadth-first search over the
+    /// sides-stage states and the wing parity with the 23 phase-2 moves, from
+    /// the goal in both frames (as is and turned by `y`, even parity), gives
+    /// each state's exact distance; the bound read from the tables
+    /// (`sides_either`) is never above it, is 0 exactly on the goal, and the
+    /// two frames' goals are the 12-arrangement goal and its turn.
     #[test]
     fn phase2_centre_bound_is_admissible() {
         let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
@@ -1701,15 +1840,16 @@ mod tests {
                 states[sides.rank(f, b) as usize] = (f, b);
             }
         }
-        let mut dist = vec![u8::MAX; states.len()];
+        // Entry 2r + o: sides rank r, wing parity o.
+        let mut dist = vec![u8::MAX; 2 * states.len()];
         let mut frontier = Vec::new();
         for g in tablegen::bfs::Space::goals(sides) {
             let (f, b) = states[g as usize];
             let (fy, by) = sides.apply(f, b, y);
             for r in [g, sides.rank(fy, by)] {
-                if dist[r as usize] == u8::MAX {
-                    dist[r as usize] = 0;
-                    frontier.push(r as usize);
+                if dist[2 * r as usize] == u8::MAX {
+                    dist[2 * r as usize] = 0;
+                    frontier.push(2 * r as usize);
                 }
             }
         }
@@ -1717,11 +1857,11 @@ mod tests {
         let mut d = 0;
         while !frontier.is_empty() {
             let mut next = Vec::new();
-            for &r in &frontier {
-                let (f, b) = states[r];
+            for &e in &frontier {
+                let (f, b) = states[e / 2];
                 for &i in &s4.p2_active {
                     let (g, c) = sides.apply(f, b, i);
-                    let t = sides.rank(g, c) as usize;
+                    let t = 2 * sides.rank(g, c) as usize + (e & 1 ^ s4.p2_odd[i] as usize);
                     if dist[t] == u8::MAX {
                         dist[t] = d + 1;
                         next.push(t);
@@ -1733,7 +1873,7 @@ mod tests {
         }
         let mut exact = 0;
         for (r, &d) in dist.iter().enumerate() {
-            assert!(d != u8::MAX, "rank {r} unreached");
+            assert!(d != u8::MAX, "entry {r} unreached");
             let bound = nibble(&s4.sides_either, r) as u8;
             assert!(bound <= d, "rank {r}: bound {bound} over distance {d}");
             assert_eq!(bound == 0, d == 0);
@@ -1812,6 +1952,110 @@ mod tests {
         // Distances: every (arrangement, PLL bit) is reached; solved is 0.
         assert!(c3.dist.iter().all(|&d| d != u8::MAX));
         assert_eq!(c3.dist[0], 0);
+    }
+
+    /// The states a person holds after reducing a 4x4x4 by hand: a reduced
+    /// cube with OLL parity (one dedge flipped), PLL parity (two dedges
+    /// swapped) or both, each followed by outer turns; and cubes with solved
+    /// centres and scrambled edges. Each is solved within the hard limit (a
+    /// reduced cube with OLL parity used to run for minutes in phase 2).
+    #[test]
+    fn parity_states_are_solved() {
+        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let cube = CubeN::new(4);
+        let parse = |t: &str| tablegen::notation::parse_alg(t).unwrap();
+        let oll = "Rw U2 x Rw U2 Rw U2 Rw' U2 Lw U2 Rw' U2 Rw U2 Rw' U2 Rw' x'";
+        let pll = "Rw2 U2 Rw2 Uw2 Rw2 Uw2";
+        let bases = [
+            oll.to_string(),
+            pll.to_string(),
+            format!("{oll} {pll}"),
+            format!("y {pll} z {oll}"),
+        ];
+        let outer: Vec<Move> = CubeN::block_turns(1);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+        let opts = Options4 {
+            hard_limit: Duration::from_secs(20),
+            ..Options4::default()
+        };
+        let mut cases = Vec::new();
+        for base in &bases {
+            for len in [0, 1, 2, 5, 25] {
+                let mut s = cube.solved();
+                cube.apply_alg(&mut s, &parse(base));
+                for _ in 0..len {
+                    cube.apply(&mut s, outer[rng.gen_range(0..outer.len())]);
+                }
+                cases.push(s);
+            }
+        }
+        // Centres solved, edges and corners scrambled: a random state with
+        // its centre facelets set as solved (centres of one colour are
+        // interchangeable, so the centre permutation's parity is free and the
+        // state is a real cube).
+        let solved = cube.solved();
+        for seed in 0..8 {
+            let mut s = tablegen::cube4::random_state(seed);
+            for f in Face::ALL {
+                for (r, c) in [(1, 1), (1, 2), (2, 1), (2, 2)] {
+                    s[cube.index(f, r, c)] = solved[cube.index(f, r, c)];
+                }
+            }
+            validate(&cube, &s).unwrap();
+            cases.push(s);
+        }
+        for (i, s) in cases.iter().enumerate() {
+            let sol = s4
+                .solve(s, opts)
+                .unwrap_or_else(|e| panic!("case {i}: {e}"));
+            let mut t = s.clone();
+            cube.apply_alg(&mut t, &sol.moves);
+            assert!(cube.is_solved(&t), "case {i}");
+        }
+    }
+
+    /// A solved cube held in any of the 24 orientations gets the empty
+    /// solution; one turned and then given two turns gets two.
+    #[test]
+    fn turned_cubes_keep_their_orientation() {
+        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let cube = CubeN::new(4);
+        for r in tablegen::cube::rotations24() {
+            let mut s = cube.solved();
+            cube.apply_alg(&mut s, &r);
+            let sol = s4.solve(&s, Options4::default()).unwrap();
+            assert!(sol.moves.is_empty(), "{r:?}: {:?}", sol.moves);
+            cube.apply_alg(&mut s, &tablegen::notation::parse_alg("R U").unwrap());
+            let sol = s4.solve(&s, Options4::default()).unwrap();
+            assert_eq!(sol.moves.len(), 2, "{r:?}: {:?}", sol.moves);
+        }
+    }
+
+    /// With no time at all, a solve that needs a search says so (an error
+    /// that names the hard limit), instead of searching on.
+    #[test]
+    fn hard_limit_ends_the_solve() {
+        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let s = tablegen::cube4::random_state(3);
+        let opts = Options4 {
+            time_budget: Duration::ZERO,
+            hard_limit: Duration::ZERO,
+            ..Options4::default()
+        };
+        match s4.solve(&s, opts) {
+            Err(SolveError::OutOfTime(_)) => {}
+            other => panic!("expected OutOfTime, got {:?}", other.map(|s| s.moves)),
+        }
+        // With no budget but time to find one, the solve returns a solution.
+        let opts = Options4 {
+            time_budget: Duration::ZERO,
+            ..Options4::default()
+        };
+        let sol = s4.solve(&s, opts).unwrap();
+        let cube = CubeN::new(4);
+        let mut t = s.clone();
+        cube.apply_alg(&mut t, &sol.moves);
+        assert!(cube.is_solved(&t));
     }
 
     /// States a few pairing-group moves from solved: the reduction solves them

@@ -11,6 +11,39 @@ pub mod ida;
 pub mod pyraminx;
 pub mod tables;
 
+/// Why a solve failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The state is not a legal state of the puzzle (the user's input).
+    #[error("{0}")]
+    Input(String),
+    /// A table could not be opened or built.
+    #[error(transparent)]
+    Table(#[from] tables::TableError),
+    /// Nothing was found within the hard time limit (the named phase ran out).
+    #[error("no solution within the hard time limit ({0} ran out of time)")]
+    OutOfTime(String),
+    /// A fault of the solver itself.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<String> for SolveError {
+    /// Errors of a solver's inner steps, after its input was checked, are its
+    /// own faults.
+    fn from(msg: String) -> SolveError {
+        SolveError::Internal(msg)
+    }
+}
+
+impl SolveError {
+    /// Whether the user's input is at fault (exit code 2) rather than the
+    /// solver or its time limit (exit code 1).
+    pub fn is_input(&self) -> bool {
+        matches!(self, SolveError::Input(_) | SolveError::Table(_))
+    }
+}
+
 /// A solution with per-phase move counts.
 #[derive(Clone, Debug, Default)]
 pub struct Solution {

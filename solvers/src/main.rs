@@ -58,6 +58,10 @@ struct SolveArgs {
     /// the reduction leaves (default 240).
     #[arg(long)]
     time_budget: Option<u64>,
+    /// 4x4x4: milliseconds after which a solve that has found nothing gives up
+    /// (exit code 1); it is never less than the time budget.
+    #[arg(long, default_value_t = 30_000, value_name = "MS")]
+    hard_limit: u64,
 }
 
 #[derive(clap::Args)]
@@ -81,6 +85,8 @@ fn main() -> ExitCode {
     };
     tablegen::cli::exit("cubesolve", result, |c| {
         c.downcast_ref::<solvers::tables::TableError>().is_some()
+            || c.downcast_ref::<solvers::SolveError>()
+                .is_some_and(|e| e.is_input())
     })
 }
 
@@ -141,7 +147,8 @@ fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
             if let Some(ms) = args.time_budget {
                 opts.time_budget = std::time::Duration::from_millis(ms);
             }
-            let sol = solver.solve(&st, opts).map_err(bad)?;
+            opts.hard_limit = std::time::Duration::from_millis(args.hard_limit);
+            let sol = solver.solve(&st, opts)?;
             let solution = solvers::Solution {
                 moves: sol.moves.iter().map(|m| m.to_string()).collect(),
                 phases: sol
@@ -275,9 +282,7 @@ fn scramble(dir: &std::path::Path, args: ScrambleArgs) -> anyhow::Result<()> {
         "4x4x4" => {
             let solver = solvers::cube4::Solver4::load(dir, false)?;
             let state = tablegen::cube4::random_state(rng.gen());
-            let sol = solver
-                .solve(&state, solvers::cube4::Options4::default())
-                .map_err(bad)?;
+            let sol = solver.solve(&state, solvers::cube4::Options4::default())?;
             let moves: Vec<String> = sol.moves.iter().map(|m| m.to_string()).collect();
             println!("{}", invert_text(&moves));
             println!("{}", CubeN::new(4).format_state(&state, FaceOrder::Urfdlb));

@@ -217,6 +217,9 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
             cube4::Reduction4::SideCentres => {
                 dense(&cube4::SideCentresSpace::new(moves)?, progress)
             }
+            cube4::Reduction4::SideCentresParity => {
+                dense(&cube4::SidesParitySpace::new(moves)?, progress)
+            }
             cube4::Reduction4::Pairing(k) => {
                 dense(&cube4::PairingSpace::new(k as usize, moves)?, progress)
             }
@@ -508,6 +511,20 @@ pub fn catalog() -> Vec<TableDef> {
             expected_states: 900_900,
             expected_histogram: None,
             source: "16!/(4! 4! 8!)",
+        },
+        TableDef {
+            id: "4x4x4-sides-parity",
+            puzzle: "4x4x4",
+            summary:
+                "4x4x4 sides stage with an even wing permutation (the phase-2 bound that sees OLL parity)",
+            space: SpaceDef::Reduction4 {
+                space: cube4::Reduction4::SideCentresParity,
+                moves: lr_moves.clone(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 2 * 900_900,
+            expected_histogram: None,
+            source: "16!/(4! 4! 8!) x 2 (wing parity)",
         },
         TableDef {
             id: "4x4x4-wings-pair4",

@@ -1,4 +1,5 @@
-//! The 4x4x4 reduction tables (`4x4x4-sides-stage`, `4x4x4-wings-separate`,
+//! The 4x4x4 reduction tables (`4x4x4-sides-stage`, `4x4x4-sides-parity`,
+//! `4x4x4-wings-separate`,
 //! `4x4x4-wings-split3`, `4x4x4-wings-pair`,
 //! `4x4x4-wings-pair4`) against a second method each: a hash-set BFS moved by
 //! the plain facelet permutations, which shares no ranking or move table with
@@ -86,6 +87,59 @@ fn sides_stage_against_facelet_bfs() {
     let (moves, out, expected) = build("4x4x4-sides-stage");
     assert_eq!(out.states(), expected);
     let cube = CubeN::new(4);
+    let starts = sides_goals(&cube);
+    assert_eq!(starts.len() as u64, out.histogram[0], "goal states");
+    let perms = push_perms(&cube, &moves);
+    let hist = bfs(starts, |s, out| {
+        for p in &perms {
+            out.push((permute_mask(p, s.0), permute_mask(p, s.1)));
+        }
+    });
+    assert_eq!(out.histogram, hist);
+}
+
+/// `4x4x4-sides-parity`: the sides-stage facelet masks with the wing parity
+/// read off each move's facelet cycles; goals the sides-stage goals with an
+/// even wing permutation.
+#[test]
+fn sides_parity_against_facelet_bfs() {
+    let (moves, out, expected) = build("4x4x4-sides-parity");
+    assert_eq!(out.states(), expected);
+    let cube = CubeN::new(4);
+    let starts: Vec<_> = sides_goals(&cube)
+        .into_iter()
+        .map(|(f, b)| (f, b, false))
+        .collect();
+    let perms: Vec<(Vec<u8>, bool)> = push_perms(&cube, &moves)
+        .into_iter()
+        .map(|p| {
+            let odd = wing_parity(&p);
+            (p, odd)
+        })
+        .collect();
+    let hist = bfs(starts, |s, out| {
+        for (p, odd) in &perms {
+            out.push((permute_mask(p, s.0), permute_mask(p, s.1), s.2 ^ odd));
+        }
+    });
+    assert_eq!(out.histogram, hist);
+    // Every state with an odd wing permutation is at least one move away, and
+    // the parity makes a difference beyond that one move: the staged centres
+    // with an odd permutation are several moves from the goal.
+    let Built::Dense(values) = &out.data else {
+        panic!()
+    };
+    let staged_odd: Vec<u8> = (0..values.len() / 2)
+        .filter(|&r| values[2 * r] == 0)
+        .map(|r| values[2 * r + 1])
+        .collect();
+    assert_eq!(staged_odd.len(), 12);
+    assert!(staged_odd.iter().all(|&d| d >= 5), "{staged_odd:?}");
+}
+
+/// The sides-stage goals as (F mask, B mask) over the 96 facelets: every
+/// arrangement of the F and B centres the pairing group reaches from solved.
+fn sides_goals(cube: &CubeN) -> Vec<(u128, u128)> {
     // State: the facelets showing F and the facelets showing B, as masks over all
     // 96 facelets. Starts: everything the pairing group reaches from solved.
     let solved = cube.solved();
@@ -99,7 +153,7 @@ fn sides_stage_against_facelet_bfs() {
             .fold(0, |m, i| m | 1 << i)
     };
     let start = (mask_of(Face::F), mask_of(Face::B));
-    let group = push_perms(&cube, &pairing_moves());
+    let group = push_perms(cube, &pairing_moves());
     let mut starts = vec![start];
     let mut seen = HashSet::from([start]);
     let mut i = 0;
@@ -113,14 +167,7 @@ fn sides_stage_against_facelet_bfs() {
             }
         }
     }
-    assert_eq!(starts.len() as u64, out.histogram[0], "goal states");
-    let perms = push_perms(&cube, &moves);
-    let hist = bfs(starts, |s, out| {
-        for p in &perms {
-            out.push((permute_mask(p, s.0), permute_mask(p, s.1)));
-        }
-    });
-    assert_eq!(out.histogram, hist);
+    starts
 }
 
 /// Parity of the wing permutation of a move, from the facelet permutation alone:
