@@ -881,7 +881,7 @@ mod tests {
     use tablegen::cube3::random_cube;
 
     fn solver() -> Solver3 {
-        Solver3::load(&tablegen::artifact::tables_dir(None), true).unwrap()
+        Solver3::load(&crate::tables::test_tables_dir(), true).unwrap()
     }
 
     fn check(solver: &Solver3, c: &CubieCube, opts: Options) -> usize {

@@ -103,13 +103,10 @@ impl Stage {
             blocks.push((cells, 4 * b.marked.len()));
         }
         let table = load_or_build(id, dir, quiet)?;
-        let len = match &table {
-            DistanceTable::Mapped(t) => t.dense().map(|d| d.len()),
-            DistanceTable::Owned(v) => Some(v.len() as u64),
-        };
-        if len != Some(space.size()) {
+        let len = table.len();
+        if len != space.size() {
             return Err(bad(format!(
-                "table has {len:?} ranks, the projection {}",
+                "table has {len} ranks, the projection {}",
                 space.size()
             )));
         }
@@ -164,13 +161,7 @@ impl Stage {
 impl CentreStages {
     /// Bytes of the three tables.
     pub fn table_bytes(&self) -> u64 {
-        self.stages
-            .iter()
-            .map(|s| match &s.table {
-                DistanceTable::Mapped(t) => t.payload().len() as u64,
-                DistanceTable::Owned(v) => v.len() as u64,
-            })
-            .sum()
+        self.stages.iter().map(|s| s.table.bytes()).sum()
     }
 
     /// Loads (or builds, showing progress unless `quiet`) the three tables from
@@ -1597,7 +1588,7 @@ mod tests {
     use tablegen::notation::MoveKind;
 
     fn stages() -> CentreStages {
-        CentreStages::load(&tablegen::artifact::tables_dir(None), true).unwrap()
+        CentreStages::load(&crate::tables::test_tables_dir(), true).unwrap()
     }
 
     fn all_centres(cube: &CubeN) -> Vec<usize> {
@@ -1785,7 +1776,7 @@ mod tests {
     /// now near its usual length.
     #[test]
     fn phase3_does_not_deepen_one_root() {
-        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
         for seed in [271, 703] {
             let state = tablegen::cube4::random_state(seed);
             let sol = s4.solve(&state, Options4::default()).unwrap();
@@ -1799,7 +1790,7 @@ mod tests {
     /// share a key; a turn that moves the U-D axis gives another key.
     #[test]
     fn canonical_keys_of_turned_states() {
-        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
         let cube = CubeN::new(4);
         let rot = whole_turn;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
@@ -1830,7 +1821,7 @@ mod tests {
     /// two frames' goals are the 12-arrangement goal and its turn.
     #[test]
     fn phase2_centre_bound_is_admissible() {
-        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
         let sides = &s4.sides;
         let y = s4.p2_moves.len();
         let sets: Vec<u16> = (0u16..=u16::MAX).filter(|x| x.count_ones() == 4).collect();
@@ -1892,7 +1883,7 @@ mod tests {
     /// parities stay equal. The phase-3 centre table covers exactly that orbit.
     #[test]
     fn pairing_group_orbit() {
-        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
         let cube = CubeN::new(4);
         let st2 = &s4.stages.stages[2];
         let solved = cube.solved();
@@ -1961,7 +1952,7 @@ mod tests {
     /// reduced cube with OLL parity used to run for minutes in phase 2).
     #[test]
     fn parity_states_are_solved() {
-        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
         let cube = CubeN::new(4);
         let parse = |t: &str| tablegen::notation::parse_alg(t).unwrap();
         let oll = "Rw U2 x Rw U2 Rw U2 Rw' U2 Lw U2 Rw' U2 Rw U2 Rw' U2 Rw' x'";
@@ -2018,7 +2009,7 @@ mod tests {
     /// solution; one turned and then given two turns gets two.
     #[test]
     fn turned_cubes_keep_their_orientation() {
-        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
         let cube = CubeN::new(4);
         for r in tablegen::cube::rotations24() {
             let mut s = cube.solved();
@@ -2035,7 +2026,7 @@ mod tests {
     /// that names the hard limit), instead of searching on.
     #[test]
     fn hard_limit_ends_the_solve() {
-        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
         let s = tablegen::cube4::random_state(3);
         let opts = Options4 {
             time_budget: Duration::ZERO,
@@ -2062,7 +2053,7 @@ mod tests {
     /// and the result is checked on the facelets.
     #[test]
     fn near_reduced_states_are_solved() {
-        let s4 = Solver4::load(&tablegen::artifact::tables_dir(None), true).unwrap();
+        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
         let cube = CubeN::new(4);
         let g = tablegen::cube4::pairing_moves();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use rand::{Rng, SeedableRng};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -44,9 +45,13 @@ struct SolveArgs {
     /// Scramble moves applied to the solved puzzle.
     #[arg(long)]
     scramble: Option<String>,
-    /// Face order of --state: urfdlb (default) or ulfrbd.
-    #[arg(long, default_value = "urfdlb")]
-    order: FaceOrder,
+    /// Face order of --state for cubes: urfdlb (default) or ulfrbd.
+    #[arg(long)]
+    order: Option<FaceOrder>,
+    /// Also print an alg.cubing.net link to the solution (printed anyway when
+    /// the output is a terminal; never past 2,000 characters).
+    #[arg(long)]
+    link: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -93,7 +98,8 @@ fn main() -> ExitCode {
 fn cube_state(n: usize, args: &SolveArgs) -> anyhow::Result<(Vec<u8>, Option<String>)> {
     let cube = CubeN::new(n);
     if let Some(s) = &args.state {
-        let st = cube.parse_state(s, args.order).map_err(bad)?;
+        let order = args.order.unwrap_or(FaceOrder::Urfdlb);
+        let st = cube.parse_state(s, order).map_err(bad)?;
         return Ok((st, None));
     }
     let text = args.scramble.as_deref().unwrap_or_default();
@@ -109,6 +115,12 @@ fn cube_state(n: usize, args: &SolveArgs) -> anyhow::Result<(Vec<u8>, Option<Str
 fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let quiet = args.json;
+    if args.order.is_some() && matches!(args.puzzle.as_str(), "pyraminx" | "domino") {
+        return Err(bad(format!(
+            "--order is for cube state strings; {} has its own format (see the README)",
+            args.puzzle
+        )));
+    }
     let (solution, setup, puzzle) = match args.puzzle.as_str() {
         "2x2x2" => {
             let (st, scr) = cube_state(2, &args)?;
@@ -215,16 +227,26 @@ fn solve(dir: &std::path::Path, args: SolveArgs) -> anyhow::Result<()> {
         );
     } else {
         println!("{}", solution.text());
-        let setup = setup.unwrap_or_else(|| invert_text(&solution.moves));
-        println!(
-            "https://alg.cubing.net/?puzzle={}&setup={}&alg={}",
-            puzzle,
-            url_alg(&setup),
-            url_alg(&solution.text())
-        );
+        if args.link || std::io::stdout().is_terminal() {
+            let setup = setup.unwrap_or_else(|| invert_text(&solution.moves));
+            let link = format!(
+                "https://alg.cubing.net/?puzzle={}&setup={}&alg={}",
+                puzzle,
+                url_alg(&setup),
+                url_alg(&solution.text())
+            );
+            if link.len() <= MAX_LINK {
+                println!("{link}");
+            } else if args.link {
+                eprintln!("note: no link: it would be {} characters", link.len());
+            }
+        }
     }
     Ok(())
 }
+
+/// Longest alg.cubing.net link printed: browsers and chat tools cut longer ones.
+const MAX_LINK: usize = 2000;
 
 fn invert_text(moves: &[String]) -> String {
     moves

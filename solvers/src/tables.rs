@@ -5,9 +5,12 @@ use std::path::Path;
 use tablegen::catalog::{self, Built};
 use tablegen::progress::Progress;
 
-/// A dense distance table: one small distance per rank.
-pub enum DistanceTable {
-    /// A verified artifact, memory-mapped.
+/// A dense distance table: one small distance per rank. Only
+/// [`load_or_build`] makes one, and it refuses a sparse table.
+pub struct DistanceTable(Backing);
+
+enum Backing {
+    /// A verified dense artifact, memory-mapped.
     Mapped(tablefmt::Table),
     /// Built in this process (one byte per rank).
     Owned(Vec<u8>),
@@ -17,9 +20,33 @@ impl DistanceTable {
     /// Distance of a rank.
     #[inline]
     pub fn get(&self, rank: u64) -> u8 {
-        match self {
-            DistanceTable::Mapped(t) => t.dense().map_or(0, |d| d.get(rank)),
-            DistanceTable::Owned(v) => v[rank as usize],
+        match &self.0 {
+            Backing::Mapped(t) => t
+                .dense()
+                .expect("load_or_build only maps dense tables")
+                .get(rank),
+            Backing::Owned(v) => v[rank as usize],
+        }
+    }
+
+    /// Number of ranks.
+    pub fn len(&self) -> u64 {
+        match &self.0 {
+            Backing::Mapped(t) => t.states(),
+            Backing::Owned(v) => v.len() as u64,
+        }
+    }
+
+    /// Whether the table has no ranks.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes the table takes in memory (packed payload, or one per rank).
+    pub fn bytes(&self) -> u64 {
+        match &self.0 {
+            Backing::Mapped(t) => t.payload().len() as u64,
+            Backing::Owned(v) => v.len() as u64,
         }
     }
 }
@@ -28,7 +55,7 @@ impl DistanceTable {
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
     /// The artifact exists but is corrupt or for another definition.
-    #[error("{0}")]
+    #[error(transparent)]
     Format(#[from] tablefmt::FormatError),
     /// The artifact was built from another definition of the table.
     #[error(
@@ -43,6 +70,58 @@ pub enum TableError {
     /// Building failed.
     #[error("building {0}: {1}")]
     Build(String, String),
+}
+
+/// The table directory of the tests: `target/test-tables` of the workspace,
+/// seeded with the tables committed in `tables/` (copied when missing or
+/// older). Tests never write into `tables/`; tables they build on first use
+/// (the large ones) are kept here for the next run, as build products are.
+#[doc(hidden)]
+pub fn test_tables_dir() -> std::path::PathBuf {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let shipped = tablegen::artifact::tables_dir(None);
+        let root = shipped.parent().map_or(shipped.clone(), Path::to_path_buf);
+        let dir = root.join("target").join("test-tables");
+        std::fs::create_dir_all(&dir).expect("cannot create target/test-tables");
+        let newer = |a: &Path, b: &Path| -> bool {
+            let time = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+            match (time(a), time(b)) {
+                (Some(x), Some(y)) => x > y,
+                (_, None) => true,
+                _ => false,
+            }
+        };
+        let entries = std::fs::read_dir(&shipped).expect("cannot read tables/");
+        for e in entries.flatten() {
+            let src = e.path();
+            if src.extension().is_none_or(|x| x != "tbl") {
+                continue;
+            }
+            let dst = dir.join(e.file_name());
+            if newer(&src, &dst) {
+                // Copy, then rename: test processes running at once each see
+                // a whole file.
+                let tmp = dir.join(format!(".copy.{}.tmp", std::process::id()));
+                std::fs::copy(&src, &tmp).expect("cannot copy a table");
+                std::fs::rename(&tmp, &dst).expect("cannot place a table");
+            }
+        }
+        dir
+    })
+    .clone()
+}
+
+/// Says, once per process, that built tables cannot be saved in `dir`.
+fn warn_unsaved(id: &str, dir: &Path, why: &str) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        let why = why.lines().next().unwrap_or_default();
+        eprintln!(
+            "note: cannot save {id} in {} ({why}); tables are built again on every run (set --tables DIR to a writable directory)",
+            dir.display()
+        );
+    });
 }
 
 /// Opens table `id` from `dir`, or builds it (showing progress unless `quiet`) and
@@ -63,18 +142,37 @@ pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable,
                 id: id.into(),
             });
         }
-        return Ok(DistanceTable::Mapped(table));
+        if table.dense().is_none() {
+            return Err(TableError::Build(
+                id.into(),
+                format!(
+                    "{} is a sparse table ({}); a dense one is needed here",
+                    path.display(),
+                    table.encoding()
+                ),
+            ));
+        }
+        return Ok(DistanceTable(Backing::Mapped(table)));
     }
     let progress = Progress::new(id, def.expected_states, quiet);
     let out = catalog::build(&def, &progress).map_err(|e| TableError::Build(id.into(), e))?;
     if let Ok(bytes) = tablegen::artifact::encode(&def, &out) {
-        // Saving is a convenience: a read-only table directory still solves.
-        if std::fs::create_dir_all(dir).is_ok() {
-            let _ = tablefmt::write_atomic(&path, &bytes);
+        // Saving is a convenience: a read-only table directory still solves,
+        // but it builds the table again on every run, and that is said once.
+        let saved = if dir.exists() && !dir.is_dir() {
+            Err("not a directory".to_string())
+        } else {
+            Ok(())
+        };
+        let saved = saved
+            .and_then(|()| std::fs::create_dir_all(dir).map_err(|e| e.to_string()))
+            .and_then(|()| tablefmt::write_atomic(&path, &bytes).map_err(|e| e.to_string()));
+        if let Err(e) = saved {
+            warn_unsaved(id, dir, &e);
         }
     }
     match out.data {
-        Built::Dense(v) => Ok(DistanceTable::Owned(v)),
+        Built::Dense(v) => Ok(DistanceTable(Backing::Owned(v))),
         Built::Sparse(_) => Err(TableError::Build(id.into(), "not a dense table".into())),
     }
 }
@@ -110,8 +208,8 @@ impl Packed {
         quiet: bool,
         encoding: tablefmt::Encoding,
     ) -> Result<Packed, TableError> {
-        match load_or_build(id, dir, quiet)? {
-            DistanceTable::Mapped(t) => {
+        match load_or_build(id, dir, quiet)?.0 {
+            Backing::Mapped(t) => {
                 if t.encoding() != encoding {
                     return Err(TableError::Build(
                         id.into(),
@@ -123,7 +221,7 @@ impl Packed {
                     owned: Vec::new(),
                 })
             }
-            DistanceTable::Owned(mut v) => {
+            Backing::Owned(mut v) => {
                 if encoding == tablefmt::Encoding::Trit {
                     v.iter_mut().for_each(|d| *d %= 3);
                 }

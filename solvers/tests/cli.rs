@@ -5,9 +5,16 @@ use predicates::prelude::*;
 
 fn cubesolve() -> Command {
     let mut c = Command::cargo_bin("cubesolve").unwrap();
-    let dir = std::env::temp_dir().join(format!("cubesolve-cli-{}", std::process::id()));
-    c.arg("--tables").arg(dir);
+    c.arg("--tables").arg(solvers::tables::test_tables_dir());
     c
+}
+
+/// Stderr of a run, checked to be one line without a panic.
+fn one_line(out: &std::process::Output) -> String {
+    let text = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(text.trim_end().lines().count(), 1, "{text}");
+    assert!(!text.contains("panicked"), "{text}");
+    text
 }
 
 #[test]
@@ -43,11 +50,125 @@ fn solves_a_state_and_prints_a_link() {
             "ulfrbd",
             "--state",
             "UUUUFFLLRRFFBBRRLLBBDDDD",
+            "--link",
         ])
         .assert()
         .success()
         .stdout(predicate::str::starts_with("U'\n"))
         .stdout(predicate::str::contains("alg.cubing.net/?puzzle=2x2x2"));
+    // Without --link, output that is not a terminal is the solution alone.
+    cubesolve()
+        .args(["solve", "--puzzle", "2x2x2", "--scramble", "U"])
+        .assert()
+        .success()
+        .stdout("U'\n");
+}
+
+#[test]
+fn a_link_past_2000_characters_is_not_printed() {
+    let long = "R U R' U' ".repeat(300);
+    let out = cubesolve()
+        .args(["solve", "--puzzle", "2x2x2", "--scramble", &long, "--link"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+    assert!(one_line(&out).contains("no link"));
+}
+
+#[test]
+fn order_is_refused_where_it_means_nothing() {
+    for puzzle in ["domino", "pyraminx"] {
+        let out = cubesolve()
+            .args(["solve", "--puzzle", puzzle, "--scramble", "U"])
+            .args(["--order", "ulfrbd"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{puzzle}");
+        assert!(one_line(&out).contains("--order"));
+    }
+}
+
+/// A solved 4x4x4 held in another orientation gets the empty solution (it
+/// used to get `Rw Lw'` for `x`); one turned and given a turn gets one.
+#[test]
+fn a_turned_4x4x4_keeps_its_orientation() {
+    for (scramble, want) in [("x", "\n"), ("z", "\n"), ("x y2", "\n"), ("z R", "R'\n")] {
+        cubesolve()
+            .args(["solve", "--puzzle", "4x4x4", "--scramble", scramble])
+            .assert()
+            .success()
+            .stdout(want);
+    }
+}
+
+/// The OLL parity case (one dedge flipped on a reduced cube) used to run for
+/// minutes whatever the time budget.
+#[test]
+fn a_4x4x4_with_oll_parity_is_solved() {
+    let oll = "Rw U2 x Rw U2 Rw U2 Rw' U2 Lw U2 Rw' U2 Rw U2 Rw' U2 Rw'";
+    for after in ["", " R", " Uw R"] {
+        let out = cubesolve()
+            .args(["solve", "--puzzle", "4x4x4", "--json"])
+            .args(["--scramble", &format!("{oll}{after}")])
+            .args(["--hard-limit", "20000"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{after}: {:?}", out);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v["moves"].as_u64().unwrap() <= 45, "{v}");
+    }
+}
+
+/// Nothing found within the hard limit is the solver's failure: exit 1, one
+/// line.
+#[test]
+fn the_hard_limit_ends_a_solve_with_exit_1() {
+    let scramble = "Rw U F' Uw2 L Fw R2 B' Uw D Rw' F2 U' Lw B Dw' R U2 Fw' L2";
+    let out = cubesolve()
+        .args(["solve", "--puzzle", "4x4x4", "--scramble", scramble])
+        .args(["--time-budget", "0", "--hard-limit", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(one_line(&out).contains("hard time limit"));
+}
+
+#[test]
+fn a_damaged_table_is_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("2x2x2-htm.tbl");
+    let good = solvers::tables::test_tables_dir().join("2x2x2-htm.tbl");
+    let mut bytes = std::fs::read(good).unwrap();
+    bytes.truncate(1000);
+    std::fs::write(&path, bytes).unwrap();
+    let out = Command::cargo_bin("cubesolve")
+        .unwrap()
+        .args(["--tables", dir.path().to_str().unwrap()])
+        .args(["solve", "--puzzle", "2x2x2", "--scramble", "R U"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let line = one_line(&out);
+    assert_eq!(line.matches("2x2x2-htm.tbl").count(), 1, "{line}");
+}
+
+/// A table directory that cannot be written: the solve works (the table is
+/// built in memory) and says once that it cannot save it.
+#[test]
+fn an_unwritable_table_directory_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-dir");
+    std::fs::write(&file, b"x").unwrap();
+    let out = Command::cargo_bin("cubesolve")
+        .unwrap()
+        .args(["--tables", file.to_str().unwrap()])
+        .args(["solve", "--puzzle", "2x2x2", "--scramble", "R U", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let line = one_line(&out);
+    assert!(line.contains("cannot save"), "{line}");
 }
 
 #[test]

@@ -6,10 +6,8 @@ use std::path::PathBuf;
 use tablegen::cube::CubeN;
 
 fn tables() -> PathBuf {
-    // A private directory: tests build what they need and never touch tables/.
-    let dir = std::env::temp_dir().join(format!("cubesolve-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    // The tests' own directory (target/test-tables): never tables/.
+    solvers::tables::test_tables_dir()
 }
 
 fn rng() -> rand_xoshiro::Xoshiro256PlusPlus {
