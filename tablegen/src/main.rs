@@ -5,6 +5,7 @@ mod cmd;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tablegen::cli::parse_or_exit;
 
 #[derive(Parser)]
 #[command(
@@ -39,7 +40,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli: Cli = parse_or_exit("tablegen");
     let tables = tablegen::artifact::tables_dir(cli.tables.as_deref());
     let result = match cli.command {
         Command::List(a) => cmd::list::run(&tables, a),

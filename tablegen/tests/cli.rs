@@ -218,3 +218,82 @@ fn publish_and_install_round_trip() {
         .code(2);
     assert!(!fresh.path().join("pyraminx.tbl").exists());
 }
+
+/// Runs tablegen with a standard output whose reading end is already closed.
+fn run_with_closed_stdout(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    std::process::Command::new(env!("CARGO_BIN_EXE_tablegen"))
+        .arg("--tables")
+        .arg(dir)
+        .args(args)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// `tablegen list | head -1`: the reader going away ends the program quietly.
+#[test]
+fn closed_stdout_is_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
+    for args in [
+        &["list"][..],
+        &["list", "--json"],
+        &["info", "4x4x4-lr-stage"],
+        &["info", "4x4x4-lr-stage", "--json"],
+        &["verify", "--all"],
+    ] {
+        let out = run_with_closed_stdout(dir.path(), args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
+
+/// Usage errors are one line naming where help is; help and version print as
+/// usual.
+#[test]
+fn usage_errors_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["list", "--foo"][..],
+        &[],
+        &["lis"],
+        &["build", "--threads", "abc"],
+        &["verify", "--all", "x"],
+        &["info"],
+        &["install"],
+    ] {
+        let out = tablegen(dir.path()).args(args).assert().code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("tablegen: "), "{args:?}: {err}");
+        assert!(err.contains("--help`)"), "{args:?}: {err}");
+        assert!(out.get_output().stdout.is_empty(), "{args:?}");
+    }
+    tablegen(dir.path())
+        .args(["lis"])
+        .assert()
+        .stderr(predicate::str::contains("'list'"));
+    tablegen(dir.path())
+        .args(["build", "--threads", "abc"])
+        .assert()
+        .stderr(predicate::str::contains("tablegen build --help"));
+    for args in [&["--help"][..], &["build", "--help"], &["help", "verify"]] {
+        tablegen(dir.path())
+            .args(args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Usage: tablegen"));
+    }
+    tablegen(dir.path())
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("tablegen "));
+}

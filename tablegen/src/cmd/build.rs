@@ -6,6 +6,7 @@ use std::path::Path;
 use std::time::Instant;
 use tablegen::artifact::{artifact_path, encode};
 use tablegen::catalog::{self, format_histogram};
+use tablegen::outln;
 use tablegen::progress::Progress;
 
 #[derive(clap::Args)]
@@ -68,7 +69,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         let path = artifact_path(tables, def.id);
         tablefmt::write_atomic(&path, &bytes).map_err(|e| bad(e.to_string()))?;
         if args.json {
-            println!(
+            outln!(
                 "{}",
                 serde_json::json!({
                     "id": def.id,
@@ -82,9 +83,9 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                     "bytes": bytes.len(),
                     "threads": rayon::current_num_threads(),
                 })
-            );
+            )?;
         } else {
-            println!(
+            outln!(
                 "{}: {} states, max depth {}, {:.3}s ({:.1} M states/s, {:.1} M expansions/s), {} -> {}",
                 def.id,
                 out.states(),
@@ -94,8 +95,8 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 out.expansions as f64 / secs / 1e6,
                 super::list::human(bytes.len() as u64),
                 path.display()
-            );
-            println!("  histogram {}", format_histogram(&out.histogram));
+            )?;
+            outln!("  histogram {}", format_histogram(&out.histogram))?;
         }
     }
     Ok(())

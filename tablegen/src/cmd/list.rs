@@ -2,6 +2,7 @@
 
 use tablegen::artifact::artifact_path;
 use tablegen::catalog::catalog;
+use tablegen::outln;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,13 +30,19 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
         }));
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "{:<26} {:<9} {:>12} {:>6} {:<6} {:>12} {:<6}",
-        "id", "puzzle", "states", "moves", "kind", "size", "built"
-    );
+        "id",
+        "puzzle",
+        "states",
+        "moves",
+        "kind",
+        "size",
+        "built"
+    )?;
     for (t, r) in catalog().iter().zip(&rows) {
         let states = if t.expected_states > 0 {
             t.expected_states.to_string()
@@ -49,7 +56,7 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
             }
             None => "-".into(),
         };
-        println!(
+        outln!(
             "{:<26} {:<9} {:>12} {:>6} {:<6} {:>12} {:<6}",
             t.id,
             t.puzzle,
@@ -62,7 +69,7 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
             } else {
                 "no"
             }
-        );
+        )?;
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 use super::bad;
 use std::path::{Path, PathBuf};
 use tablegen::artifact::artifact_path;
+use tablegen::outln;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -35,7 +36,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         let dst = args.out.join(&name);
         let (raw, compressed) = tablefmt::compress_file(&src, &dst, args.level)?;
         let zbytes = std::fs::read(&dst)?;
-        println!("{}: {} -> {} bytes", def.id, raw, compressed);
+        outln!("{}: {} -> {} bytes", def.id, raw, compressed)?;
         entries.push(serde_json::json!({
             "id": def.id,
             "file": name,
@@ -91,7 +92,7 @@ pub fn install(tables: &Path, args: InstallArgs) -> anyhow::Result<()> {
                 sum
             )));
         }
-        println!("installed {} -> {}", id, dst.display());
+        outln!("installed {} -> {}", id, dst.display())?;
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 use super::{bad, resolve};
 use std::path::Path;
 use tablegen::artifact::artifact_path;
+use tablegen::outln;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -44,7 +45,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                         continue;
                     }
                 }
-                println!("ok {} ({}, {} states)", p.display(), h.id, h.states)
+                outln!("ok {} ({}, {} states)", p.display(), h.id, h.states)?;
             }
             Err(e) => {
                 eprintln!("{e}");
