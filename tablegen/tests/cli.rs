@@ -297,3 +297,26 @@ fn usage_errors_are_one_line() {
         .success()
         .stdout(predicate::str::starts_with("tablegen "));
 }
+
+#[test]
+fn thread_count_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    for n in ["0", "1025", "100000", "-1", "abc"] {
+        let out = tablegen(dir.path())
+            .args(["build", "4x4x4-lr-stage", "--threads", n])
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{n}: {err}");
+        assert!(err.contains("tablegen build --help"), "{n}: {err}");
+        if n != "-1" {
+            assert!(err.contains("--threads"), "{n}: {err}");
+        }
+    }
+    assert!(!dir.path().join("4x4x4-lr-stage.tbl").exists());
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "--threads", "1024", "-q"])
+        .assert()
+        .success();
+}

@@ -9,6 +9,10 @@ use tablegen::catalog::{self, format_histogram};
 use tablegen::outln;
 use tablegen::progress::Progress;
 
+/// The most worker threads `--threads` accepts: far more than any machine this
+/// runs on has cores, and few enough that spawning them takes no time.
+const MAX_THREADS: i64 = 1024;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Table ids (see `tablegen list`).
@@ -16,9 +20,10 @@ pub struct Args {
     /// Build every table in the catalog.
     #[arg(long, conflicts_with = "ids")]
     all: bool,
-    /// Worker threads (default: all cores). The output is the same for any count.
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 1024 (default: all cores). The output is the same
+    /// for any count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS))]
+    threads: Option<u32>,
     /// No progress output.
     #[arg(long, short)]
     quiet: bool,
@@ -41,11 +46,8 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             .collect::<anyhow::Result<Vec<_>>>()?
     };
     if let Some(t) = args.threads {
-        if t == 0 {
-            return Err(bad("--threads must be at least 1"));
-        }
         rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
+            .num_threads(t as usize)
             .build_global()
             .context("setting up the thread pool")?;
     }
