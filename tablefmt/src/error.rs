@@ -223,10 +223,25 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// A path for a message: cut in the middle when longer than 256 characters (a
+/// stray huge argument must not flood the one-line message).
+fn show_path(p: &Path) -> String {
+    const MAX: usize = 256;
+    const KEEP: usize = 40;
+    let s = p.display().to_string();
+    let n = s.chars().count();
+    if n <= MAX {
+        return s;
+    }
+    let head: String = s.chars().take(KEEP).collect();
+    let tail: String = s.chars().skip(n - KEEP).collect();
+    format!("{head}…{tail} ({n} characters)")
+}
+
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.path {
-            Some(p) => write!(f, "{}: {}", p.display(), self.kind),
+            Some(p) => write!(f, "{}: {}", show_path(p), self.kind),
             None => write!(f, "{}", self.kind),
         }
     }

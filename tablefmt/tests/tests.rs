@@ -881,3 +881,16 @@ fn corpus_files_give_the_recorded_outcome() {
     }
     assert!(n >= 16);
 }
+
+#[test]
+fn long_paths_are_cut_in_messages() {
+    let long = PathBuf::from(format!("/{}/x.tbl", "n".repeat(130_000)));
+    let e = open_default(&long).unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.len() < 400, "{}", &msg[..400]);
+    assert!(
+        msg.contains("nnn/x.tbl (130007 characters): cannot open"),
+        "{msg}"
+    );
+    assert_eq!(e.path(), Some(long.as_path()));
+}

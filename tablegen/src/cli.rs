@@ -52,6 +52,23 @@ fn cut(s: &str) -> Option<(String, usize)> {
     Some((head.escape_debug().to_string(), n))
 }
 
+/// How many characters of a path a message shows before cutting it.
+pub const PATH_CHARS: usize = 256;
+
+/// A path for a message, as `display()` shows it, but cut in the middle (first
+/// and last [`ECHO_CHARS`] characters, `…` and the whole length) when longer than
+/// [`PATH_CHARS`].
+pub fn show_path(p: &std::path::Path) -> String {
+    let s = p.display().to_string();
+    let n = s.chars().count();
+    if n <= PATH_CHARS {
+        return s;
+    }
+    let head: String = s.chars().take(ECHO_CHARS).collect();
+    let tail: String = s.chars().skip(n - ECHO_CHARS).collect();
+    format!("{head}…{tail} ({n} characters)")
+}
+
 /// Writes to standard output, returning the error instead of panicking (as
 /// `print!` does) when standard output is closed. [`exit`] turns a broken pipe
 /// into success. Use it through [`outln!`](crate::outln) and [`out!`](crate::out).
@@ -245,6 +262,17 @@ mod tests {
         let q = quote(&"é\n".repeat(50));
         assert!(q.starts_with("\"é\\né\\n"), "{q}");
         assert!(q.ends_with("…\" (100 characters)"), "{q}");
+    }
+
+    #[test]
+    fn show_path_cuts_long_paths() {
+        let p = std::path::Path::new("/tmp/a.tbl");
+        assert_eq!(show_path(p), "/tmp/a.tbl");
+        let long = format!("/{}/t.tbl", "d".repeat(1000));
+        let s = show_path(std::path::Path::new(&long));
+        assert!(s.starts_with("/ddd"), "{s}");
+        assert!(s.ends_with("ddd/t.tbl (1007 characters)"), "{s}");
+        assert!(s.chars().count() < 120, "{s}");
     }
 
     #[test]

@@ -320,3 +320,43 @@ fn thread_count_is_bounded() {
         .assert()
         .success();
 }
+
+/// A huge argument is not echoed in full.
+#[test]
+fn long_arguments_are_cut_in_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = "x".repeat(130_000);
+    let huge_tbl = format!("{huge}.tbl");
+    let huge_dir = dir.path().join(&huge[..100_000]);
+    let cases: Vec<Vec<&std::ffi::OsStr>> = vec![
+        vec!["build".as_ref(), huge.as_ref()],
+        vec!["info".as_ref(), huge.as_ref()],
+        vec!["verify".as_ref(), huge.as_ref()],
+        vec!["info".as_ref(), huge_tbl.as_ref()],
+        vec![huge.as_ref()],
+        vec!["build".as_ref(), "--threads".as_ref(), huge.as_ref()],
+        vec!["list".as_ref(), huge.as_ref()],
+        vec![
+            "--tables".as_ref(),
+            huge_dir.as_os_str(),
+            "build".as_ref(),
+            "pyraminx".as_ref(),
+        ],
+    ];
+    for args in cases {
+        let mut cmd = if args[0] == "--tables" {
+            Command::cargo_bin("tablegen").unwrap()
+        } else {
+            tablegen(dir.path())
+        };
+        let out = cmd
+            .args(&args)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{}", &err[..300.min(err.len())]);
+        assert!(err.len() < 400, "{}", &err[..400]);
+        assert!(err.contains("characters"), "{err}");
+    }
+}

@@ -1,6 +1,6 @@
 //! `tablegen build`.
 
-use super::{bad, lookup};
+use super::{bad, lookup, show_path};
 use anyhow::Context;
 use std::path::Path;
 use std::time::Instant;
@@ -109,14 +109,14 @@ fn check_writable(dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| {
         bad(format!(
             "cannot create table directory {}: {e}",
-            dir.display()
+            show_path(dir)
         ))
     })?;
     let probe = dir.join(format!(".tablegen-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").map_err(|e| {
         bad(format!(
             "table directory {} is not writable: {e}",
-            dir.display()
+            show_path(dir)
         ))
     })?;
     let _ = std::fs::remove_file(probe);

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tablegen::catalog::{self, TableDef};
 
-pub use tablegen::cli::bad;
+pub use tablegen::cli::{bad, quote, show_path};
 
 /// Maps a result to the process exit code, printing one line on error.
 pub fn exit(result: anyhow::Result<()>) -> ExitCode {
@@ -21,12 +21,20 @@ pub fn exit(result: anyhow::Result<()>) -> ExitCode {
 /// Looks up a catalog id, or fails with the closest ids.
 pub fn lookup(id: &str) -> anyhow::Result<TableDef> {
     catalog::find(id).ok_or_else(|| {
-        let close = catalog::close_ids(id);
+        let close = if id.len() <= 64 {
+            catalog::close_ids(id)
+        } else {
+            Vec::new()
+        };
         if close.is_empty() {
-            bad(format!("unknown table id {id:?} (see `tablegen list`)"))
+            bad(format!(
+                "unknown table id {} (see `tablegen list`)",
+                quote(id)
+            ))
         } else {
             bad(format!(
-                "unknown table id {id:?}; did you mean {}?",
+                "unknown table id {}; did you mean {}?",
+                quote(id),
                 close.join(", ")
             ))
         }
