@@ -76,6 +76,37 @@ fn create_temp(path: &Path) -> Result<(File, TempFile), FormatError> {
     ))
 }
 
+/// What kind of file a file type is, for messages: `"a regular file"`,
+/// `"a directory"`, `"a symbolic link"`, `"a character device"` (`/dev/null`),
+/// `"a block device"`, `"a FIFO"`, `"a socket"`.
+pub fn file_kind(ft: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_char_device() {
+            return "a character device";
+        }
+        if ft.is_block_device() {
+            return "a block device";
+        }
+        if ft.is_fifo() {
+            return "a FIFO";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+    }
+    if ft.is_dir() {
+        "a directory"
+    } else if ft.is_symlink() {
+        "a symbolic link"
+    } else if ft.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// The directory holding `path` (`.` for a bare file name).
 fn parent_dir(path: &Path) -> &Path {
     match path.parent() {
@@ -101,8 +132,11 @@ fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> Result<(), FormatError> {
-    if path.is_dir() {
-        return Err(FormatError::new(Some(path), ErrorKind::NotAFile));
+    if let Ok(md) = std::fs::metadata(path) {
+        if !md.is_file() {
+            let found = file_kind(&md.file_type());
+            return Err(FormatError::new(Some(path), ErrorKind::NotAFile { found }));
+        }
     }
     let (mut file, mut tmp) = create_temp(path)?;
     fill(&mut file).map_err(|e| FormatError::io(path, "cannot write", e))?;

@@ -894,3 +894,59 @@ fn long_paths_are_cut_in_messages() {
     );
     assert_eq!(e.path(), Some(long.as_path()));
 }
+
+/// A truncated file's message says so and gives the lengths and offsets, in
+/// file terms (no memory addresses, no advice about rkyv's features).
+#[test]
+fn truncated_file_messages_give_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dense_file("trunc-msg", Encoding::Nibble, 1000);
+    for cut in [good.len() / 2, good.len() - 1, good.len() - 100, 20] {
+        let name = format!("cut{cut}.tbl");
+        let path = dir.path().join(&name);
+        std::fs::write(&path, &good[..cut]).unwrap();
+        let msg = open_default(&path).unwrap_err().to_string();
+        assert!(msg.contains(&format!("{name}: ")), "{msg}");
+        assert!(msg.contains("truncated or damaged"), "{msg}");
+        assert!(msg.contains(&format!("{cut}")), "{msg}");
+        assert!(!msg.contains("0x"), "{msg}");
+        assert!(!msg.contains("rancor") && !msg.contains("alloc"), "{msg}");
+    }
+    // Shorter than the preamble: the length found and the least length.
+    let path = dir.path().join("t5.tbl");
+    std::fs::write(&path, &good[..5]).unwrap();
+    let msg = open_default(&path).unwrap_err().to_string();
+    assert!(msg.contains("the file is 5 bytes"), "{msg}");
+}
+
+/// Devices and directories are named for what they are.
+#[test]
+fn non_regular_files_say_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = open_default(dir.path()).unwrap_err();
+    assert_eq!(e.code(), "not-a-file");
+    assert!(
+        e.to_string()
+            .ends_with("not a regular file but a directory"),
+        "{e}"
+    );
+    #[cfg(unix)]
+    {
+        let e = open_default(Path::new("/dev/null")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "/dev/null: not a regular file but a character device"
+        );
+        let e = write_atomic(Path::new("/dev/null"), b"x").unwrap_err();
+        assert_eq!(e.code(), "not-a-file");
+        let lp = dir.path().join("loop.tbl");
+        std::os::unix::fs::symlink(&lp, &lp).unwrap();
+        let e = open_default(&lp).unwrap_err();
+        assert_eq!(e.code(), "io");
+        assert!(
+            e.to_string()
+                .contains("loop.tbl: cannot open: symbolic link loop"),
+            "{e}"
+        );
+    }
+}
