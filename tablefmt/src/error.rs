@@ -159,14 +159,18 @@ impl From<ErrorKind> for FormatError {
     }
 }
 
-/// True for the OS error of a path that goes round a loop of symbolic links
-/// (`ELOOP`).
-pub(crate) fn is_symlink_loop(e: &std::io::Error) -> bool {
+/// An OS error for a message: its own text, except that a path going round a
+/// loop of symbolic links (`ELOOP`) is called a `symbolic link loop`.
+pub fn io_reason(e: &std::io::Error) -> String {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     const ELOOP: i32 = 40;
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     const ELOOP: i32 = 62;
-    cfg!(unix) && e.raw_os_error() == Some(ELOOP)
+    if cfg!(unix) && e.raw_os_error() == Some(ELOOP) {
+        format!("symbolic link loop ({e})")
+    } else {
+        e.to_string()
+    }
 }
 
 /// Shows up to 8 bytes as an escaped byte string.
@@ -182,10 +186,7 @@ fn show_bytes(b: &[u8]) -> String {
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ErrorKind::Io { action, source } if is_symlink_loop(source) => {
-                write!(f, "{action}: symbolic link loop ({source})")
-            }
-            ErrorKind::Io { action, source } => write!(f, "{action}: {source}"),
+            ErrorKind::Io { action, source } => write!(f, "{action}: {}", io_reason(source)),
             ErrorKind::NotAFile { found } => write!(f, "not a regular file but {found}"),
             ErrorKind::Empty => write!(f, "empty file (0 bytes), not a table"),
             ErrorKind::Truncated { len, needed } => write!(

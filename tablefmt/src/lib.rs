@@ -75,7 +75,7 @@ mod files;
 mod table;
 
 pub use encoding::{pack_dense, trit, unpack_dense, DenseView, Encoding, ParseEncodingError};
-pub use error::{ErrorKind, FormatError};
+pub use error::{io_reason, ErrorKind, FormatError};
 pub use files::{build_fst, checksum_hex, compress_file, decompress_file, file_kind, write_atomic};
 pub use fst;
 pub use table::{read_header, verify, HeaderInfo, OpenOptions, Table};

@@ -333,6 +333,7 @@ fn long_arguments_are_cut_in_messages() {
         vec!["info".as_ref(), huge.as_ref()],
         vec!["verify".as_ref(), huge.as_ref()],
         vec!["info".as_ref(), huge_tbl.as_ref()],
+        vec!["verify".as_ref(), huge_tbl.as_ref()],
         vec![huge.as_ref()],
         vec!["build".as_ref(), "--threads".as_ref(), huge.as_ref()],
         vec!["list".as_ref(), huge.as_ref()],
@@ -359,4 +360,220 @@ fn long_arguments_are_cut_in_messages() {
         assert!(err.len() < 400, "{}", &err[..400]);
         assert!(err.contains("characters"), "{err}");
     }
+}
+
+/// `/dev/null` and symbolic link loops, as table files and as table directories,
+/// get one accurate line each.
+#[cfg(unix)]
+#[test]
+fn odd_files_and_directories_are_named_accurately() {
+    let dir = tempfile::tempdir().unwrap();
+    let lp = dir.path().join("loop");
+    std::os::unix::fs::symlink("loop", &lp).unwrap();
+    let lp = lp.to_str().unwrap();
+    let loop_tbl = dir.path().join("loop.tbl");
+    std::os::unix::fs::symlink("loop.tbl", &loop_tbl).unwrap();
+    let loop_tbl = loop_tbl.to_str().unwrap();
+    let no_tables = dir.path().join("none");
+    let no_tables = no_tables.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["verify", "/dev/null"],
+            "/dev/null: not a regular file but a character device",
+        ),
+        (
+            vec!["info", "/dev/null"],
+            "/dev/null: not a regular file but a character device",
+        ),
+        (
+            vec!["--tables", "/dev/null", "build", "2x2x2-htm"],
+            "table directory /dev/null is not a directory but a character device",
+        ),
+        (
+            vec!["--tables", "/dev/null", "verify", "2x2x2-htm"],
+            "table directory /dev/null is not a directory but a character device",
+        ),
+        (
+            vec!["--tables", "/dev/null", "list"],
+            "table directory /dev/null is not a directory but a character device",
+        ),
+        (vec!["verify", lp], "loop: cannot open: symbolic link loop"),
+        (
+            vec!["info", loop_tbl],
+            "loop.tbl: cannot open: symbolic link loop",
+        ),
+        (
+            vec!["--tables", lp, "build", "2x2x2-htm"],
+            "loop: symbolic link loop",
+        ),
+        (
+            vec!["--tables", lp, "verify", "2x2x2-htm"],
+            "loop: symbolic link loop",
+        ),
+        (
+            vec!["--tables", lp, "verify", "--all"],
+            "loop: symbolic link loop",
+        ),
+        (
+            vec!["--tables", lp, "info", "2x2x2-htm"],
+            "loop: symbolic link loop",
+        ),
+        (
+            vec!["--tables", no_tables, "verify", "2x2x2-htm"],
+            "2x2x2-htm.tbl is not built",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = Command::cargo_bin("tablegen")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(&args)
+            .assert()
+            .code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("directory?"), "{args:?}: {err}");
+    }
+    // The symlink loop in the working directory, named without a slash.
+    Command::cargo_bin("tablegen")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["verify", "loop"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "loop: cannot open: symbolic link loop",
+        ));
+}
+
+/// `verify` says each fault once; with several files the last line counts them.
+#[test]
+fn verify_reports_each_fault_once() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
+    let good = dir.path().join("4x4x4-lr-stage.tbl");
+    let bytes = std::fs::read(&good).unwrap();
+    let a = dir.path().join("a.tbl");
+    let b = dir.path().join("b.tbl");
+    std::fs::write(&a, &bytes[..bytes.len() / 2]).unwrap();
+    std::fs::write(&b, b"").unwrap();
+    let out = tablegen(dir.path())
+        .arg("verify")
+        .args([&a, &good, &b])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert_eq!(err.matches("a.tbl").count(), 1, "{err}");
+    assert_eq!(err.matches("b.tbl").count(), 1, "{err}");
+    assert_eq!(
+        lines[2],
+        "tablegen: verification failed: 2 of 3 files failed (named above)"
+    );
+    let out = tablegen(dir.path()).arg("verify").arg(&a).assert().code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("tablegen: ") && err.contains("a.tbl: "),
+        "{err}"
+    );
+}
+
+/// A file under a catalog table's name must hold that table: verify (by id, by
+/// file name, --all) and list check the header's id and definition hash.
+#[test]
+fn another_table_under_an_id_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
+    let lr = dir.path().join("4x4x4-lr-stage.tbl");
+    let ud = dir.path().join("4x4x4-ud-stage.tbl");
+    std::fs::copy(&lr, &ud).unwrap();
+    // A table of the right id built from another definition.
+    let values = [0u8, 1, 1];
+    let meta = tablefmt::TableMeta {
+        id: "pyraminx".into(),
+        definition_hash: 1,
+        states: 3,
+        histogram: vec![1, 2],
+        generator: "test".into(),
+        meta: Vec::new(),
+    };
+    let stale = tablefmt::encode_dense(&meta, &values, tablefmt::Encoding::Nibble).unwrap();
+    std::fs::write(dir.path().join("pyraminx.tbl"), stale).unwrap();
+    std::fs::write(dir.path().join("2x2x2-htm.tbl"), b"not a table").unwrap();
+    let wrong = "holds table \"4x4x4-lr-stage\", not 4x4x4-ud-stage";
+    for args in [
+        vec!["verify".to_string(), "4x4x4-ud-stage".into()],
+        vec!["verify".to_string(), ud.to_str().unwrap().into()],
+    ] {
+        let out = tablegen(dir.path()).args(&args).assert().code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(wrong), "{err}");
+    }
+    tablegen(dir.path())
+        .args(["verify", "pyraminx"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "built from another definition of pyraminx",
+        ));
+    let out = tablegen(dir.path())
+        .args(["verify", "--all"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains(wrong), "{err}");
+    assert!(err.contains("another definition of pyraminx"), "{err}");
+    assert!(err.contains("2x2x2-htm.tbl: "), "{err}");
+    assert!(err.contains("3 of 4 files failed"), "{err}");
+    // Under a name that is no catalog id, the file is what its header says.
+    let other = dir.path().join("copy.tbl");
+    std::fs::copy(&lr, &other).unwrap();
+    tablegen(dir.path())
+        .arg("verify")
+        .arg(&other)
+        .assert()
+        .success();
+    // list calls none of the three built.
+    let out = tablegen(dir.path())
+        .args(["list", "--json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let row = |id: &str| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(row("4x4x4-lr-stage")["built"], true);
+    assert_eq!(row("4x4x4-lr-stage")["status"], "built");
+    assert_eq!(row("4x4x4-ud-stage")["built"], false);
+    assert_eq!(row("4x4x4-ud-stage")["status"], "mismatched");
+    assert_eq!(row("pyraminx")["status"], "mismatched");
+    assert_eq!(row("2x2x2-htm")["status"], "damaged");
+    assert_eq!(row("2x2x2-qtm")["status"], "missing");
+    let out = tablegen(dir.path()).arg("list").assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let line = |id: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{id} ")))
+            .unwrap()
+            .to_string()
+    };
+    assert!(line("4x4x4-ud-stage").ends_with("mismatched"), "{text}");
+    assert!(line("4x4x4-lr-stage").trim_end().ends_with("yes"), "{text}");
+    assert!(line("2x2x2-htm").trim_end().ends_with("damaged"), "{text}");
+    assert!(line("2x2x2-qtm").trim_end().ends_with("no"), "{text}");
 }

@@ -106,17 +106,20 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
 
 /// Fails early (before a long BFS) if the table directory cannot be written.
 fn check_writable(dir: &Path) -> anyhow::Result<()> {
+    super::check_tables_dir(dir)?;
     std::fs::create_dir_all(dir).map_err(|e| {
         bad(format!(
-            "cannot create table directory {}: {e}",
-            show_path(dir)
+            "cannot create table directory {}: {}",
+            show_path(dir),
+            tablefmt::io_reason(&e)
         ))
     })?;
     let probe = dir.join(format!(".tablegen-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").map_err(|e| {
         bad(format!(
-            "table directory {} is not writable: {e}",
-            show_path(dir)
+            "table directory {} is not writable: {}",
+            show_path(dir),
+            tablefmt::io_reason(&e)
         ))
     })?;
     let _ = std::fs::remove_file(probe);

@@ -14,7 +14,7 @@ pub struct Args {
 }
 
 pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
-    let path = resolve(tables, &args.table)?;
+    let path = resolve(tables, &args.table)?.path;
     let h = tablefmt::read_header(&path)?;
     let max_depth = h.histogram.len().saturating_sub(1);
     if args.json {

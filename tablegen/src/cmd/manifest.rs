@@ -32,6 +32,7 @@ fn entry(def: &TableDef, h: &tablefmt::HeaderInfo) -> serde_json::Value {
 }
 
 pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
+    super::check_tables_dir(tables)?;
     let path = tables.join("manifest.json");
     if let Some(max) = args.check {
         return check(&path, max);

@@ -41,20 +41,54 @@ pub fn lookup(id: &str) -> anyhow::Result<TableDef> {
     })
 }
 
+/// What a command-line argument names: an artifact file, and the catalog table
+/// it must hold (for an id, or a file named `<catalog-id>.tbl`).
+pub struct Target {
+    pub path: PathBuf,
+    pub def: Option<TableDef>,
+}
+
+/// Fails with one line when the table directory cannot be one (see
+/// [`tablegen::artifact::tables_dir_problem`]).
+pub fn check_tables_dir(tables: &Path) -> anyhow::Result<()> {
+    match tablegen::artifact::tables_dir_problem(tables) {
+        Some(msg) => Err(bad(msg)),
+        None => Ok(()),
+    }
+}
+
 /// An argument that is either an artifact file or a catalog id.
-pub fn resolve(tables: &Path, arg: &str) -> anyhow::Result<PathBuf> {
+pub fn resolve(tables: &Path, arg: &str) -> anyhow::Result<Target> {
     let p = Path::new(arg);
-    if p.exists() || arg.ends_with(".tbl") || arg.contains('/') {
-        return Ok(p.to_path_buf());
+    // `symlink_metadata`: a dangling link or a link loop is a file argument too.
+    if arg.ends_with(".tbl") || arg.contains('/') || std::fs::symlink_metadata(p).is_ok() {
+        return Ok(Target {
+            path: p.to_path_buf(),
+            def: tablegen::artifact::catalog_table_of_file(p),
+        });
     }
     let def = lookup(arg)?;
+    check_tables_dir(tables)?;
     let path = tablegen::artifact::artifact_path(tables, def.id);
-    if !path.exists() {
-        return Err(bad(format!(
-            "{} is not built (run `tablegen build {}`)",
-            path.display(),
-            def.id
-        )));
+    match std::fs::metadata(&path) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(bad(format!(
+                "{} is not built (run `tablegen build {}`)",
+                show_path(&path),
+                def.id
+            )));
+        }
+        Err(e) => {
+            return Err(bad(format!(
+                "{}: {}",
+                show_path(&path),
+                tablefmt::io_reason(&e)
+            )));
+        }
     }
-    Ok(path)
+    Ok(Target {
+        path,
+        def: Some(def),
+    })
 }

@@ -23,6 +23,7 @@ pub struct InstallArgs {
 }
 
 pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
+    super::check_tables_dir(tables)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| bad(format!("cannot create {}: {e}", args.out.display())))?;
     let mut entries = Vec::new();
@@ -67,6 +68,7 @@ pub fn install(tables: &Path, args: InstallArgs) -> anyhow::Result<()> {
     let list = manifest["tables"]
         .as_array()
         .ok_or_else(|| bad(format!("{}: no \"tables\" list", mpath.display())))?;
+    super::check_tables_dir(tables)?;
     std::fs::create_dir_all(tables)
         .map_err(|e| bad(format!("cannot create {}: {e}", tables.display())))?;
     for t in list {
