@@ -244,7 +244,7 @@ impl fmt::Display for ErrorKind {
 
 /// A path for a message: cut in the middle when longer than 256 characters (a
 /// stray huge argument must not flood the one-line message).
-fn show_path(p: &Path) -> String {
+pub(crate) fn show_path(p: &Path) -> String {
     const MAX: usize = 256;
     const KEEP: usize = 40;
     let s = p.display().to_string();

@@ -577,3 +577,46 @@ fn another_table_under_an_id_is_refused() {
     assert!(line("2x2x2-htm").trim_end().ends_with("damaged"), "{text}");
     assert!(line("2x2x2-qtm").trim_end().ends_with("no"), "{text}");
 }
+
+/// A build killed midway leaves its temporary file: the next build of the table
+/// removes it (unless a live process holds it), and `verify --all` warns about
+/// it without failing.
+#[test]
+fn stale_temporary_files_are_cleaned_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let stale = d.join(".4x4x4-lr-stage.tbl.tmp.999999.0.12345");
+    let live = d.join(".4x4x4-lr-stage.tbl.tmp.999998.3.67890");
+    let other = d.join(".pyraminx.tbl.tmp.999999.1.12345");
+    for p in [&stale, &live, &other] {
+        std::fs::write(p, b"half a table").unwrap();
+    }
+    let held = std::fs::File::open(&live).unwrap();
+    held.lock().unwrap();
+    tablegen(d)
+        .args(["build", "4x4x4-lr-stage"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("removed stale temporary file"));
+    assert!(!stale.exists());
+    assert!(live.exists(), "a file held by a live process was removed");
+    assert!(other.exists());
+    let out = tablegen(d).args(["verify", "--all"]).assert().success();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("warning: stale temporary file"), "{err}");
+    assert!(err.contains(".pyraminx.tbl.tmp.999999.1.12345"), "{err}");
+    // The holder is gone: the next build removes that one too.
+    drop(held);
+    tablegen(d)
+        .args(["build", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
+    assert!(!live.exists());
+    std::fs::remove_file(&other).unwrap();
+    tablegen(d)
+        .args(["verify", "--all"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+}

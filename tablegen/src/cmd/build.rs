@@ -52,6 +52,16 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             .context("setting up the thread pool")?;
     }
     check_writable(tables)?;
+    for def in &defs {
+        // Temporary files a killed build left behind (no live process holds
+        // them); a build of the same table running now keeps its own.
+        let path = artifact_path(tables, def.id);
+        for p in tablefmt::remove_stale_temp_files(&path)? {
+            if !args.quiet {
+                eprintln!("removed stale temporary file {}", show_path(&p));
+            }
+        }
+    }
     for def in defs {
         let progress = Progress::new(def.id, def.expected_states, args.quiet || args.json);
         let start = Instant::now();

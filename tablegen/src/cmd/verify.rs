@@ -49,6 +49,19 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             }
         }
     }
+    // Stale temporary files are warnings, not failures: they are never at a
+    // table's final path, so no reader ever opens one, and every table verified
+    // above is whole. They only waste disk space until the next build of their
+    // table removes them.
+    if args.all {
+        let stale = tablefmt::stale_temp_files(tables).unwrap_or_default();
+        for p in stale {
+            eprintln!(
+                "warning: stale temporary file {} (left by an interrupted write; the next build of its table removes it)",
+                show_path(&p)
+            );
+        }
+    }
     match failures.len() {
         0 => Ok(()),
         1 if n == 1 => Err(bad(failures.remove(0))),
