@@ -34,7 +34,7 @@ enum Command {
     /// Write zstd-compressed artifacts and a manifest for a release.
     Publish(cmd::publish::Args),
     /// Install published artifacts into the table directory.
-    Install(cmd::publish::InstallArgs),
+    Install(cmd::install::Args),
     /// Write the table directory's manifest.json, or check rebuilds against it.
     Manifest(cmd::manifest::Args),
 }
@@ -48,7 +48,7 @@ fn main() -> ExitCode {
         Command::Info(a) => cmd::info::run(&tables, a),
         Command::Verify(a) => cmd::verify::run(&tables, a),
         Command::Publish(a) => cmd::publish::run(&tables, a),
-        Command::Install(a) => cmd::publish::install(&tables, a),
+        Command::Install(a) => cmd::install::run(&tables, a),
         Command::Manifest(a) => cmd::manifest::run(&tables, a),
     };
     cmd::exit(result)

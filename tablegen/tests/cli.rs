@@ -620,3 +620,213 @@ fn stale_temporary_files_are_cleaned_and_reported() {
         .success()
         .stderr(predicate::str::is_empty());
 }
+
+/// Name -> contents of every file in a directory.
+fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().into_string().unwrap(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Flips the last hex digit of a checksum.
+fn flip_hex(s: &str) -> String {
+    let mut s = s.to_string();
+    let last = s.pop().unwrap();
+    s.push(if last == '0' { '1' } else { '0' });
+    s
+}
+
+/// `install` refuses, before writing anything, ids and file names that leave
+/// their directories, and any entry whose file or table does not match every
+/// manifest field and the catalog; it installs all entries or none.
+#[test]
+fn install_checks_everything_before_writing() {
+    let root = tempfile::tempdir().unwrap();
+    let built = root.path().join("built");
+    let release = root.path().join("release");
+    let tables = root.path().join("a/b/tables");
+    tablegen(&built)
+        .args(["build", "pyraminx", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
+    tablegen(&built)
+        .args(["publish", "--out", release.to_str().unwrap()])
+        .assert()
+        .success();
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::copy(built.join("pyraminx.tbl"), tables.join("pyraminx.tbl")).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(release.join("manifest.json")).unwrap()).unwrap();
+    let entry = |id: &str| {
+        manifest["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let pyra = entry("pyraminx");
+    let lr = entry("4x4x4-lr-stage");
+    let outside = root.path().join("outside.zst");
+    std::fs::copy(release.join("pyraminx.tbl.zst"), &outside).unwrap();
+    let with = |e: &serde_json::Value, k: &str, v: serde_json::Value| {
+        let mut e = e.clone();
+        e[k] = v;
+        e
+    };
+    let hist_plus = {
+        let mut h: Vec<u64> = serde_json::from_value(pyra["histogram"].clone()).unwrap();
+        h[1] += 1;
+        serde_json::json!(h)
+    };
+    let n = |k: &str| pyra[k].as_u64().unwrap();
+    let s = |k: &str| pyra[k].as_str().unwrap();
+    // pyraminx's entry pointing at another table's file (whose compressed
+    // figures are right), and another table's whole entry under pyraminx's id.
+    let swapped = {
+        let mut e = pyra.clone();
+        for k in ["file", "compressed_checksum", "compressed_bytes"] {
+            e[k] = lr[k].clone();
+        }
+        e
+    };
+    let renamed = with(&lr, "id", "pyraminx".into());
+    let cases: Vec<(&str, Vec<serde_json::Value>, &str)> = vec![
+        (
+            "id escapes",
+            vec![with(&pyra, "id", "../../escaped".into())],
+            "not a table id",
+        ),
+        (
+            "absolute id",
+            vec![with(
+                &pyra,
+                "id",
+                root.path().join("abs").to_str().unwrap().into(),
+            )],
+            "not a table id",
+        ),
+        (
+            "unknown id",
+            vec![with(&pyra, "id", "pyraminx-x".into())],
+            "not in the catalog",
+        ),
+        (
+            "file escapes",
+            vec![with(&pyra, "file", "../outside.zst".into())],
+            "not a plain file name",
+        ),
+        (
+            "absolute file",
+            vec![with(&pyra, "file", outside.to_str().unwrap().into())],
+            "not a plain file name",
+        ),
+        (
+            "another file",
+            vec![swapped],
+            "holds table \"4x4x4-lr-stage\"",
+        ),
+        ("another entry", vec![renamed], "not the catalog's"),
+        (
+            "compressed_checksum",
+            vec![with(
+                &pyra,
+                "compressed_checksum",
+                flip_hex(s("compressed_checksum")).into(),
+            )],
+            "checksum",
+        ),
+        (
+            "compressed_bytes",
+            vec![with(
+                &pyra,
+                "compressed_bytes",
+                (n("compressed_bytes") + 1).into(),
+            )],
+            "bytes, the manifest says",
+        ),
+        (
+            "bytes",
+            vec![with(&pyra, "bytes", (n("bytes") + 1).into())],
+            "bytes is",
+        ),
+        (
+            "states",
+            vec![with(&pyra, "states", (n("states") + 1).into())],
+            "states is",
+        ),
+        (
+            "histogram",
+            vec![with(&pyra, "histogram", hist_plus)],
+            "histogram is",
+        ),
+        (
+            "checksum",
+            vec![with(&pyra, "checksum", flip_hex(s("checksum")).into())],
+            "checksum is",
+        ),
+        (
+            "definition_hash",
+            vec![with(
+                &pyra,
+                "definition_hash",
+                flip_hex(s("definition_hash")).into(),
+            )],
+            "definition_hash",
+        ),
+        (
+            "missing field",
+            vec![{
+                let mut e = pyra.clone();
+                e.as_object_mut().unwrap().remove("states");
+                e
+            }],
+            "no \"states\"",
+        ),
+        ("twice", vec![pyra.clone(), pyra.clone()], "listed twice"),
+        (
+            "good then bad",
+            vec![lr.clone(), with(&pyra, "states", (n("states") + 1).into())],
+            "states is",
+        ),
+    ];
+    let before = snapshot(&tables);
+    for (what, entries, want) in cases {
+        let dir = root.path().join("case");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir(&dir).unwrap();
+        for f in ["pyraminx.tbl.zst", "4x4x4-lr-stage.tbl.zst"] {
+            std::fs::copy(release.join(f), dir.join(f)).unwrap();
+        }
+        let m = serde_json::json!({ "tables": entries });
+        std::fs::write(dir.join("manifest.json"), m.to_string()).unwrap();
+        let out = tablegen(&tables)
+            .args(["install", "--from", dir.to_str().unwrap()])
+            .assert()
+            .code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(err.contains(want), "{what}: {err}");
+        assert_eq!(
+            snapshot(&tables),
+            before,
+            "{what}: the table directory changed"
+        );
+        assert!(!root.path().join("escaped.tbl").exists(), "{what}");
+        assert!(!root.path().join("abs.tbl").exists(), "{what}");
+    }
+    // The real release installs both, replacing the old pyraminx.tbl.
+    tablegen(&tables)
+        .args(["install", "--from", release.to_str().unwrap()])
+        .assert()
+        .success();
+    assert_eq!(snapshot(&tables), snapshot(&built));
+}

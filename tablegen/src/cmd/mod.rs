@@ -2,6 +2,7 @@
 
 pub mod build;
 pub mod info;
+pub mod install;
 pub mod list;
 pub mod manifest;
 pub mod publish;
