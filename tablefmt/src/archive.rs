@@ -105,6 +105,34 @@ pub(crate) fn one_line(msg: impl std::fmt::Display) -> String {
         .join(" ")
 }
 
+/// Rewrites the memory addresses in an rkyv message (`ptr 0x00007f…`) as byte
+/// offsets into the file that starts at address `base`.
+pub(crate) fn addresses_to_offsets(msg: &str, base: usize) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    while let Some(at) = rest.find("0x") {
+        out.push_str(&rest[..at]);
+        let digits = rest[at + 2..]
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .map_or(rest.len() - at - 2, |n| n);
+        let hex = &rest[at + 2..at + 2 + digits];
+        match u64::from_str_radix(hex, 16) {
+            Ok(addr) if digits > 0 => {
+                let off = addr as i128 - base as i128;
+                if (-(1i128 << 32)..(1i128 << 40)).contains(&off) {
+                    out.push_str(&format!("byte {off}"));
+                } else {
+                    out.push_str("an address outside the file");
+                }
+            }
+            _ => out.push_str(&rest[at..at + 2 + digits]),
+        }
+        rest = &rest[at + 2 + digits..];
+    }
+    out.push_str(rest);
+    out.replace("ptr byte", "at byte").replace("..byte ", "..")
+}
+
 /// xxh3-128 of `bytes`.
 pub(crate) fn hash128(bytes: &[u8]) -> u128 {
     xxhash_rust::xxh3::xxh3_128(bytes)
@@ -271,12 +299,25 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed, ErrorKind> {
             needed: PREAMBLE_LEN as u64 + 1,
         });
     }
-    let root = rkyv::access::<ArchivedTableFile, rkyv::rancor::Error>(archive).map_err(|e| {
-        ErrorKind::Corrupt(format!(
-            "invalid archive structure after byte {PREAMBLE_LEN} (truncated or damaged file?): {}",
-            one_line(e)
-        ))
-    })?;
+    // The archive's root sits at its end: a shorter archive cannot hold one.
+    let root_len = std::mem::size_of::<ArchivedTableFile>();
+    if archive.len() < root_len {
+        return Err(ErrorKind::Truncated {
+            len: bytes.len() as u64,
+            needed: (PREAMBLE_LEN + root_len) as u64,
+        });
+    }
+    // `BoxedError` keeps rkyv's description in every build profile (the plain
+    // `rancor::Error` drops it without debug assertions).
+    let root =
+        rkyv::access::<ArchivedTableFile, rkyv::rancor::BoxedError>(archive).map_err(|e| {
+            let len = bytes.len();
+            ErrorKind::Corrupt(format!(
+                "truncated or damaged: invalid archive structure in bytes {PREAMBLE_LEN}..{len} \
+                 of this {len}-byte file (its root is the last {root_len} bytes): {}",
+                addresses_to_offsets(&one_line(e), bytes.as_ptr() as usize)
+            ))
+        })?;
     let h = &root.header;
     let expect_hash = h.header_hash.to_native();
     let found_hash = header_hash(
@@ -453,6 +494,42 @@ mod tests {
         let b = raw_file(Encoding::Fst.tag(), 0, Payload::Fst(vec![1, 2, 3]));
         let msg = parse_err(&b);
         assert!(msg.contains("bad FST payload at bytes"), "{msg}");
+    }
+
+    #[test]
+    fn addresses_become_offsets() {
+        let base = 0x7f00_0000_1000usize;
+        assert_eq!(
+            addresses_to_offsets(
+                "unaligned pointer: ptr 0x00007f0000001013 unaligned for alignment 8",
+                base
+            ),
+            "unaligned pointer: at byte 19 unaligned for alignment 8"
+        );
+        assert_eq!(
+            addresses_to_offsets(
+                "subtree pointer overran range: ptr 0x00007f0000001010 size 96 in range \
+                 0x00007f0000001010..0x00007f0000001011",
+                base
+            ),
+            "subtree pointer overran range: at byte 16 size 96 in range byte 16..17"
+        );
+        assert_eq!(
+            addresses_to_offsets("ptr 0x0000000000000010 0x", base),
+            "ptr an address outside the file 0x"
+        );
+    }
+
+    #[test]
+    fn truncated_archive_messages_name_lengths_and_offsets() {
+        let b = raw_file(Encoding::Byte.tag(), 300, Payload::Dense(vec![1; 300]));
+        for cut in [b.len() / 2, b.len() - 1, 40] {
+            let msg = parse_err(&b[..cut]);
+            assert!(msg.contains("truncated"), "{msg}");
+            assert!(!msg.contains("rancor"), "{msg}");
+            assert!(!msg.contains("0x"), "{msg}");
+            assert!(msg.contains(&format!("{cut}")), "{msg}");
+        }
     }
 
     #[test]

@@ -29,10 +29,15 @@ pub enum ErrorKind {
         source: std::io::Error,
     },
     /// The path is a directory or some other non-regular file.
-    NotAFile,
+    NotAFile {
+        /// What it is instead, e.g. `"a directory"`, `"a character device"`
+        /// (see [`crate::file_kind`]).
+        found: &'static str,
+    },
     /// The file is empty.
     Empty,
-    /// The file is shorter than its fixed preamble.
+    /// The file is too short to be a table: shorter than its fixed preamble, or
+    /// than the preamble and the archive's root.
     Truncated {
         /// The file's length in bytes.
         len: u64,
@@ -133,7 +138,7 @@ impl FormatError {
     pub fn code(&self) -> &'static str {
         match &self.kind {
             ErrorKind::Io { .. } => "io",
-            ErrorKind::NotAFile => "not-a-file",
+            ErrorKind::NotAFile { .. } => "not-a-file",
             ErrorKind::Empty => "empty",
             ErrorKind::Truncated { .. } => "truncated",
             ErrorKind::BadMagic { .. } => "bad-magic",
@@ -154,6 +159,20 @@ impl From<ErrorKind> for FormatError {
     }
 }
 
+/// An OS error for a message: its own text, except that a path going round a
+/// loop of symbolic links (`ELOOP`) is called a `symbolic link loop`.
+pub fn io_reason(e: &std::io::Error) -> String {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const ELOOP: i32 = 40;
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    const ELOOP: i32 = 62;
+    if cfg!(unix) && e.raw_os_error() == Some(ELOOP) {
+        format!("symbolic link loop ({e})")
+    } else {
+        e.to_string()
+    }
+}
+
 /// Shows up to 8 bytes as an escaped byte string.
 fn show_bytes(b: &[u8]) -> String {
     let mut s = String::from("b\"");
@@ -167,12 +186,12 @@ fn show_bytes(b: &[u8]) -> String {
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ErrorKind::Io { action, source } => write!(f, "{action}: {source}"),
-            ErrorKind::NotAFile => write!(f, "not a regular file (a directory?)"),
+            ErrorKind::Io { action, source } => write!(f, "{action}: {}", io_reason(source)),
+            ErrorKind::NotAFile { found } => write!(f, "not a regular file but {found}"),
             ErrorKind::Empty => write!(f, "empty file (0 bytes), not a table"),
             ErrorKind::Truncated { len, needed } => write!(
                 f,
-                "truncated: {len} bytes, a table file has at least {needed}"
+                "truncated or damaged: the file is {len} bytes, a table file has at least {needed}"
             ),
             ErrorKind::BadMagic { found } => {
                 if found.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
@@ -223,10 +242,25 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// A path for a message: cut in the middle when longer than 256 characters (a
+/// stray huge argument must not flood the one-line message).
+pub(crate) fn show_path(p: &Path) -> String {
+    const MAX: usize = 256;
+    const KEEP: usize = 40;
+    let s = p.display().to_string();
+    let n = s.chars().count();
+    if n <= MAX {
+        return s;
+    }
+    let head: String = s.chars().take(KEEP).collect();
+    let tail: String = s.chars().skip(n - KEEP).collect();
+    format!("{head}…{tail} ({n} characters)")
+}
+
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.path {
-            Some(p) => write!(f, "{}: {}", p.display(), self.kind),
+            Some(p) => write!(f, "{}: {}", show_path(p), self.kind),
             None => write!(f, "{}", self.kind),
         }
     }

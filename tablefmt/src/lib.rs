@@ -72,12 +72,17 @@ mod archive;
 mod encoding;
 mod error;
 mod files;
+mod staged;
 mod table;
 
 pub use encoding::{pack_dense, trit, unpack_dense, DenseView, Encoding, ParseEncodingError};
-pub use error::{ErrorKind, FormatError};
-pub use files::{build_fst, checksum_hex, compress_file, decompress_file, write_atomic};
+pub use error::{io_reason, ErrorKind, FormatError};
+pub use files::{
+    build_fst, checksum_hex, compress_file, decompress_file, file_kind, stage_decompressed,
+    write_atomic,
+};
 pub use fst;
+pub use staged::{commit_all, remove_stale_temp_files, stale_temp_files, StagedFile};
 pub use table::{read_header, verify, HeaderInfo, OpenOptions, Table};
 
 /// The first 8 bytes of every table file.

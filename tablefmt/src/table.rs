@@ -152,14 +152,16 @@ impl Table {
         // Look before opening: opening a FIFO or device could block or have effects.
         let md = std::fs::metadata(path).map_err(|e| FormatError::io(path, "cannot open", e))?;
         if !md.is_file() {
-            return Err(FormatError::new(Some(path), ErrorKind::NotAFile));
+            let found = crate::file_kind(&md.file_type());
+            return Err(FormatError::new(Some(path), ErrorKind::NotAFile { found }));
         }
         let file = File::open(path).map_err(|e| FormatError::io(path, "cannot open", e))?;
         let md = file
             .metadata()
             .map_err(|e| FormatError::io(path, "cannot stat", e))?;
         if !md.is_file() {
-            return Err(FormatError::new(Some(path), ErrorKind::NotAFile));
+            let found = crate::file_kind(&md.file_type());
+            return Err(FormatError::new(Some(path), ErrorKind::NotAFile { found }));
         }
         if md.len() == 0 {
             return Err(FormatError::new(Some(path), ErrorKind::Empty));

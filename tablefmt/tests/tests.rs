@@ -5,9 +5,9 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tablefmt::{
-    build_fst, checksum_hex, compress_file, decompress_file, encode_dense, encode_fst, read_header,
-    verify, write_atomic, Encoding, ErrorKind, FormatError, OpenOptions, Table, TableMeta,
-    MAX_FILE_BYTES,
+    build_fst, checksum_hex, commit_all, compress_file, decompress_file, encode_dense, encode_fst,
+    read_header, remove_stale_temp_files, stale_temp_files, verify, write_atomic, Encoding,
+    ErrorKind, FormatError, OpenOptions, StagedFile, Table, TableMeta, MAX_FILE_BYTES,
 };
 
 const DENSE: [Encoding; 4] = [
@@ -880,4 +880,192 @@ fn corpus_files_give_the_recorded_outcome() {
         n += 1;
     }
     assert!(n >= 16);
+}
+
+#[test]
+fn long_paths_are_cut_in_messages() {
+    let long = PathBuf::from(format!("/{}/x.tbl", "n".repeat(130_000)));
+    let e = open_default(&long).unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.len() < 400, "{}", &msg[..400]);
+    assert!(
+        msg.contains("nnn/x.tbl (130007 characters): cannot open"),
+        "{msg}"
+    );
+    assert_eq!(e.path(), Some(long.as_path()));
+}
+
+/// A truncated file's message says so and gives the lengths and offsets, in
+/// file terms (no memory addresses, no advice about rkyv's features).
+#[test]
+fn truncated_file_messages_give_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dense_file("trunc-msg", Encoding::Nibble, 1000);
+    for cut in [good.len() / 2, good.len() - 1, good.len() - 100, 20] {
+        let name = format!("cut{cut}.tbl");
+        let path = dir.path().join(&name);
+        std::fs::write(&path, &good[..cut]).unwrap();
+        let msg = open_default(&path).unwrap_err().to_string();
+        assert!(msg.contains(&format!("{name}: ")), "{msg}");
+        assert!(msg.contains("truncated or damaged"), "{msg}");
+        assert!(msg.contains(&format!("{cut}")), "{msg}");
+        assert!(!msg.contains("0x"), "{msg}");
+        assert!(!msg.contains("rancor") && !msg.contains("alloc"), "{msg}");
+    }
+    // Shorter than the preamble: the length found and the least length.
+    let path = dir.path().join("t5.tbl");
+    std::fs::write(&path, &good[..5]).unwrap();
+    let msg = open_default(&path).unwrap_err().to_string();
+    assert!(msg.contains("the file is 5 bytes"), "{msg}");
+}
+
+/// Devices and directories are named for what they are.
+#[test]
+fn non_regular_files_say_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = open_default(dir.path()).unwrap_err();
+    assert_eq!(e.code(), "not-a-file");
+    assert!(
+        e.to_string()
+            .ends_with("not a regular file but a directory"),
+        "{e}"
+    );
+    #[cfg(unix)]
+    {
+        let e = open_default(Path::new("/dev/null")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "/dev/null: not a regular file but a character device"
+        );
+        let e = write_atomic(Path::new("/dev/null"), b"x").unwrap_err();
+        assert_eq!(e.code(), "not-a-file");
+        let lp = dir.path().join("loop.tbl");
+        std::os::unix::fs::symlink(&lp, &lp).unwrap();
+        let e = open_default(&lp).unwrap_err();
+        assert_eq!(e.code(), "io");
+        assert!(
+            e.to_string()
+                .contains("loop.tbl: cannot open: symbolic link loop"),
+            "{e}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- temporary files
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A writer killed midway leaves its temporary file unlocked: the next write of
+/// the same target removes it, but not one a live writer holds (locked), nor
+/// other targets' files or other names.
+#[test]
+fn stale_temp_files_are_removed_and_live_ones_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let stale = d.join(".t.tbl.tmp.4242.0.123");
+    let live = d.join(".t.tbl.tmp.4243.1.456");
+    let other = d.join(".u.tbl.tmp.4242.2.789");
+    let unrelated = d.join(".t.tbl.tmp.notours");
+    for p in [&stale, &live, &other, &unrelated] {
+        std::fs::write(p, b"partial").unwrap();
+    }
+    let held = std::fs::File::open(&live).unwrap();
+    held.lock().unwrap();
+    let listed = stale_temp_files(d).unwrap();
+    assert_eq!(listed, vec![stale.clone(), other.clone()]);
+    write_atomic(&d.join("t.tbl"), b"new").unwrap();
+    assert!(!stale.exists());
+    assert!(live.exists() && other.exists() && unrelated.exists());
+    assert_eq!(std::fs::read(d.join("t.tbl")).unwrap(), b"new");
+    // Once its holder is gone, the live one is stale too.
+    drop(held);
+    assert_eq!(
+        stale_temp_files(d).unwrap(),
+        vec![live.clone(), other.clone()]
+    );
+    assert_eq!(
+        remove_stale_temp_files(&d.join("t.tbl")).unwrap(),
+        vec![live.clone()]
+    );
+    assert_eq!(
+        names(d),
+        [".t.tbl.tmp.notours", ".u.tbl.tmp.4242.2.789", "t.tbl"]
+    );
+}
+
+/// A write in progress holds its temporary file: a cleaner leaves it alone.
+#[test]
+fn a_write_in_progress_is_not_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("w.tbl");
+    let staged = StagedFile::create(&target, |f| {
+        use std::io::Write;
+        f.write_all(b"contents")
+            .map_err(|e| FormatError::io(&target, "write", e))
+    })
+    .unwrap();
+    assert!(staged.temp_path().exists());
+    assert!(stale_temp_files(dir.path()).unwrap().is_empty());
+    assert!(remove_stale_temp_files(&target).unwrap().is_empty());
+    write_atomic(&target, b"other writer").unwrap();
+    assert!(staged.temp_path().exists());
+    let tmp = staged.temp_path().to_path_buf();
+    drop(staged);
+    assert!(!tmp.exists());
+    assert_eq!(names(dir.path()), ["w.tbl"]);
+}
+
+fn stage(target: &Path, bytes: &[u8]) -> StagedFile {
+    StagedFile::create(target, |f| {
+        use std::io::Write;
+        f.write_all(bytes)
+            .map_err(|e| FormatError::io(target, "write", e))
+    })
+    .unwrap()
+}
+
+/// Several files go in place all or none: a failed rename midway puts back what
+/// was replaced and removes what was new.
+#[test]
+fn commit_all_is_all_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, b, c) = (d.join("a.tbl"), d.join("b.tbl"), d.join("c.tbl"));
+    std::fs::write(&a, b"old a").unwrap();
+    let staged = vec![
+        stage(&a, b"new a"),
+        stage(&b, b"new b"),
+        stage(&c, b"new c"),
+    ];
+    // The last target turns into a non-empty directory: its rename fails.
+    std::fs::create_dir(&c).unwrap();
+    std::fs::write(c.join("x"), b"x").unwrap();
+    let e = commit_all(staged).unwrap_err();
+    assert!(e.to_string().contains("c.tbl"), "{e}");
+    assert_eq!(std::fs::read(&a).unwrap(), b"old a");
+    assert!(!b.exists());
+    assert_eq!(names(d), ["a.tbl", "c.tbl"]);
+    // And all of them when nothing is in the way.
+    std::fs::remove_dir_all(&c).unwrap();
+    let staged = vec![
+        stage(&a, b"new a"),
+        stage(&b, b"new b"),
+        stage(&c, b"new c"),
+    ];
+    commit_all(staged).unwrap();
+    assert_eq!(std::fs::read(&a).unwrap(), b"new a");
+    assert_eq!(std::fs::read(&c).unwrap(), b"new c");
+    assert_eq!(names(d), ["a.tbl", "b.tbl", "c.tbl"]);
+    // Two files for one target are refused before anything changes.
+    let e = commit_all(vec![stage(&a, b"x"), stage(&a, b"y")]).unwrap_err();
+    assert_eq!(e.code(), "invalid");
+    assert_eq!(std::fs::read(&a).unwrap(), b"new a");
+    assert_eq!(names(d), ["a.tbl", "b.tbl", "c.tbl"]);
 }

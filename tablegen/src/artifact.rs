@@ -24,6 +24,56 @@ pub fn artifact_path(dir: &Path, id: &str) -> PathBuf {
     dir.join(format!("{id}.tbl"))
 }
 
+/// Why `dir` cannot serve as a table directory, if it cannot: it is something
+/// other than a directory (`/dev/null`), or looking at it fails for another reason
+/// than its absence (a symbolic link loop, no permission). A directory that does
+/// not exist yet is fine: it means no table is built.
+pub fn tables_dir_problem(dir: &Path) -> Option<String> {
+    let shown = crate::cli::show_path(dir);
+    match std::fs::metadata(dir) {
+        Ok(md) if md.is_dir() => None,
+        Ok(md) => Some(format!(
+            "table directory {shown} is not a directory but {}",
+            tablefmt::file_kind(&md.file_type())
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(format!(
+            "table directory {shown}: {}",
+            tablefmt::io_reason(&e)
+        )),
+    }
+}
+
+/// Checks that an artifact holds the catalog table `def`: the header's id and
+/// definition hash must be the catalog's (a copy of another table under this
+/// table's file name, or a table built from an older definition, is refused).
+/// The error says what the file holds instead.
+pub fn check_against_catalog(def: &TableDef, h: &tablefmt::HeaderInfo) -> Result<(), String> {
+    if h.id != def.id {
+        return Err(format!(
+            "holds table {}, not {} (wrong file under this name)",
+            crate::cli::quote(&h.id),
+            def.id
+        ));
+    }
+    if h.definition_hash != def.definition_hash() {
+        return Err(format!(
+            "built from another definition of {} (hash {:016x}, catalog has {:016x}); rebuild it",
+            def.id,
+            h.definition_hash,
+            def.definition_hash()
+        ));
+    }
+    Ok(())
+}
+
+/// The catalog table a file name stands for: `DIR/<catalog-id>.tbl` gives that
+/// table, any other name `None`.
+pub fn catalog_table_of_file(path: &Path) -> Option<TableDef> {
+    let name = path.file_name()?.to_str()?;
+    crate::catalog::find(name.strip_suffix(".tbl")?)
+}
+
 /// The generator string stored in headers.
 pub fn generator() -> String {
     format!("tablegen {}", env!("CARGO_PKG_VERSION"))

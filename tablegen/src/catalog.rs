@@ -620,6 +620,20 @@ pub fn find(id: &str) -> Option<TableDef> {
     catalog().into_iter().find(|t| t.id == id)
 }
 
+/// True if `id` has the form of a table id: `PUZZLE-WHAT`, lower-case ASCII
+/// letters and digits in words joined by single `-`, at most 64 characters
+/// (every catalog id has it). Such an id is safe as a file name: no separator,
+/// no dot, never `..`.
+pub fn is_id_syntax(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id.split('-').all(|w| {
+            !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
 /// Catalog ids closest to a mistyped one (for error messages).
 pub fn close_ids(id: &str) -> Vec<&'static str> {
     let mut scored: Vec<(f64, &'static str)> = catalog()
@@ -647,4 +661,32 @@ pub fn format_histogram(h: &[u64]) -> String {
 /// The move list of an algorithm for display.
 pub fn moves_text(moves: &[Move]) -> String {
     format_alg(moves)
+}
+
+#[cfg(test)]
+mod id_tests {
+    use super::*;
+
+    #[test]
+    fn every_catalog_id_has_the_id_syntax() {
+        for t in catalog() {
+            assert!(is_id_syntax(t.id), "{}", t.id);
+        }
+        for bad in [
+            "",
+            "../../escaped",
+            "/abs",
+            "a/b",
+            "A-b",
+            "a--b",
+            "-a",
+            "a-",
+            "a.tbl",
+            "..",
+            "a b",
+            &"a".repeat(65),
+        ] {
+            assert!(!is_id_syntax(bad), "{bad:?}");
+        }
+    }
 }

@@ -38,7 +38,8 @@ impl std::str::FromStr for FaceOrder {
             "urfdlb" => Ok(FaceOrder::Urfdlb),
             "ulfrbd" => Ok(FaceOrder::Ulfrbd),
             _ => Err(format!(
-                "unknown face order {s:?} (expected urfdlb or ulfrbd)"
+                "unknown face order {} (expected urfdlb or ulfrbd)",
+                crate::cli::quote(s)
             )),
         }
     }

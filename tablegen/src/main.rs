@@ -5,6 +5,7 @@ mod cmd;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tablegen::cli::parse_or_exit;
 
 #[derive(Parser)]
 #[command(
@@ -33,13 +34,13 @@ enum Command {
     /// Write zstd-compressed artifacts and a manifest for a release.
     Publish(cmd::publish::Args),
     /// Install published artifacts into the table directory.
-    Install(cmd::publish::InstallArgs),
+    Install(cmd::install::Args),
     /// Write the table directory's manifest.json, or check rebuilds against it.
     Manifest(cmd::manifest::Args),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli: Cli = parse_or_exit("tablegen");
     let tables = tablegen::artifact::tables_dir(cli.tables.as_deref());
     let result = match cli.command {
         Command::List(a) => cmd::list::run(&tables, a),
@@ -47,7 +48,7 @@ fn main() -> ExitCode {
         Command::Info(a) => cmd::info::run(&tables, a),
         Command::Verify(a) => cmd::verify::run(&tables, a),
         Command::Publish(a) => cmd::publish::run(&tables, a),
-        Command::Install(a) => cmd::publish::install(&tables, a),
+        Command::Install(a) => cmd::install::run(&tables, a),
         Command::Manifest(a) => cmd::manifest::run(&tables, a),
     };
     cmd::exit(result)

@@ -147,9 +147,10 @@ impl fmt::Display for Move {
 }
 
 /// A bad move token: what it was, where it starts (0-based character offset) and
-/// which token it was (1-based).
+/// which token it was (1-based). Its message cuts a long token
+/// ([`crate::cli::quote`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad move {token:?} (token {index}, character {offset}): {reason}")]
+#[error("bad move {} (token {index}, character {offset}): {reason}", crate::cli::quote(.token))]
 pub struct NotationError {
     /// The offending token.
     pub token: String,
@@ -179,7 +180,9 @@ pub fn parse_token(tok: &str) -> Result<Move, String> {
         None
     } else {
         match digits.parse::<u8>() {
-            Ok(0) | Err(_) => return Err(format!("bad layer count {digits:?}")),
+            Ok(0) | Err(_) => {
+                return Err(format!("bad layer count {}", crate::cli::quote(&digits)))
+            }
             Ok(n) => Some(n),
         }
     };
@@ -216,7 +219,12 @@ pub fn parse_token(tok: &str) -> Result<Move, String> {
         "" => 1,
         "2" | "2'" => 2,
         "'" => 3,
-        other => return Err(format!("bad suffix {other:?} (expected nothing, 2 or ')")),
+        other => {
+            return Err(format!(
+                "bad suffix {} (expected nothing, 2 or ')",
+                crate::cli::quote(other)
+            ))
+        }
     };
     let kind = if rotation {
         MoveKind::Rotation
@@ -316,6 +324,25 @@ mod tests {
         for bad in ["R3", "Rww", "0R", "1Rw", "2x", "xw", "R''", "w", "3"] {
             assert!(parse_token(bad).is_err(), "{bad} accepted");
         }
+    }
+
+    #[test]
+    fn long_bad_tokens_are_cut_in_messages() {
+        for tok in [
+            "Q".repeat(130_000),
+            format!("R{}", "'".repeat(130_000)),
+            "7".repeat(130_000) + "R",
+        ] {
+            let e = parse_alg(&format!("R U {tok}")).unwrap_err();
+            assert_eq!(e.token, tok);
+            let msg = e.to_string();
+            assert!(msg.len() < 300, "{}", &msg[..300]);
+            assert!(msg.contains("characters)"), "{msg}");
+        }
+        let e = crate::pyraminx::parse_alg(&"x".repeat(5000)).unwrap_err();
+        assert!(e.to_string().len() < 300);
+        let e = crate::domino::parse_alg(&"x".repeat(5000)).unwrap_err();
+        assert!(e.to_string().len() < 300);
     }
 
     #[test]

@@ -218,3 +218,615 @@ fn publish_and_install_round_trip() {
         .code(2);
     assert!(!fresh.path().join("pyraminx.tbl").exists());
 }
+
+/// Runs tablegen with a standard output whose reading end is already closed.
+fn run_with_closed_stdout(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    std::process::Command::new(env!("CARGO_BIN_EXE_tablegen"))
+        .arg("--tables")
+        .arg(dir)
+        .args(args)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// `tablegen list | head -1`: the reader going away ends the program quietly.
+#[test]
+fn closed_stdout_is_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
+    for args in [
+        &["list"][..],
+        &["list", "--json"],
+        &["info", "4x4x4-lr-stage"],
+        &["info", "4x4x4-lr-stage", "--json"],
+        &["verify", "--all"],
+    ] {
+        let out = run_with_closed_stdout(dir.path(), args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
+
+/// Usage errors are one line naming where help is; help and version print as
+/// usual.
+#[test]
+fn usage_errors_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["list", "--foo"][..],
+        &[],
+        &["lis"],
+        &["build", "--threads", "abc"],
+        &["verify", "--all", "x"],
+        &["info"],
+        &["install"],
+    ] {
+        let out = tablegen(dir.path()).args(args).assert().code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("tablegen: "), "{args:?}: {err}");
+        assert!(err.contains("--help`)"), "{args:?}: {err}");
+        assert!(out.get_output().stdout.is_empty(), "{args:?}");
+    }
+    tablegen(dir.path())
+        .args(["lis"])
+        .assert()
+        .stderr(predicate::str::contains("'list'"));
+    tablegen(dir.path())
+        .args(["build", "--threads", "abc"])
+        .assert()
+        .stderr(predicate::str::contains("tablegen build --help"));
+    for args in [&["--help"][..], &["build", "--help"], &["help", "verify"]] {
+        tablegen(dir.path())
+            .args(args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Usage: tablegen"));
+    }
+    tablegen(dir.path())
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("tablegen "));
+}
+
+#[test]
+fn thread_count_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    for n in ["0", "1025", "100000", "-1", "abc"] {
+        let out = tablegen(dir.path())
+            .args(["build", "4x4x4-lr-stage", "--threads", n])
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{n}: {err}");
+        assert!(err.contains("tablegen build --help"), "{n}: {err}");
+        if n != "-1" {
+            assert!(err.contains("--threads"), "{n}: {err}");
+        }
+    }
+    assert!(!dir.path().join("4x4x4-lr-stage.tbl").exists());
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "--threads", "1024", "-q"])
+        .assert()
+        .success();
+}
+
+/// A huge argument is not echoed in full.
+#[test]
+fn long_arguments_are_cut_in_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = "x".repeat(130_000);
+    let huge_tbl = format!("{huge}.tbl");
+    let huge_dir = dir.path().join(&huge[..100_000]);
+    let cases: Vec<Vec<&std::ffi::OsStr>> = vec![
+        vec!["build".as_ref(), huge.as_ref()],
+        vec!["info".as_ref(), huge.as_ref()],
+        vec!["verify".as_ref(), huge.as_ref()],
+        vec!["info".as_ref(), huge_tbl.as_ref()],
+        vec!["verify".as_ref(), huge_tbl.as_ref()],
+        vec![huge.as_ref()],
+        vec!["build".as_ref(), "--threads".as_ref(), huge.as_ref()],
+        vec!["list".as_ref(), huge.as_ref()],
+        vec![
+            "--tables".as_ref(),
+            huge_dir.as_os_str(),
+            "build".as_ref(),
+            "pyraminx".as_ref(),
+        ],
+    ];
+    for args in cases {
+        let mut cmd = if args[0] == "--tables" {
+            Command::cargo_bin("tablegen").unwrap()
+        } else {
+            tablegen(dir.path())
+        };
+        let out = cmd
+            .args(&args)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{}", &err[..300.min(err.len())]);
+        assert!(err.len() < 400, "{}", &err[..400]);
+        assert!(err.contains("characters"), "{err}");
+    }
+}
+
+/// `/dev/null` and symbolic link loops, as table files and as table directories,
+/// get one accurate line each.
+#[cfg(unix)]
+#[test]
+fn odd_files_and_directories_are_named_accurately() {
+    let dir = tempfile::tempdir().unwrap();
+    let lp = dir.path().join("loop");
+    std::os::unix::fs::symlink("loop", &lp).unwrap();
+    let lp = lp.to_str().unwrap();
+    let loop_tbl = dir.path().join("loop.tbl");
+    std::os::unix::fs::symlink("loop.tbl", &loop_tbl).unwrap();
+    let loop_tbl = loop_tbl.to_str().unwrap();
+    let no_tables = dir.path().join("none");
+    let no_tables = no_tables.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["verify", "/dev/null"],
+            "/dev/null: not a regular file but a character device",
+        ),
+        (
+            vec!["info", "/dev/null"],
+            "/dev/null: not a regular file but a character device",
+        ),
+        (
+            vec!["--tables", "/dev/null", "build", "2x2x2-htm"],
+            "table directory /dev/null is not a directory but a character device",
+        ),
+        (
+            vec!["--tables", "/dev/null", "verify", "2x2x2-htm"],
+            "table directory /dev/null is not a directory but a character device",
+        ),
+        (
+            vec!["--tables", "/dev/null", "list"],
+            "table directory /dev/null is not a directory but a character device",
+        ),
+        (vec!["verify", lp], "loop: cannot open: symbolic link loop"),
+        (
+            vec!["info", loop_tbl],
+            "loop.tbl: cannot open: symbolic link loop",
+        ),
+        (
+            vec!["--tables", lp, "build", "2x2x2-htm"],
+            "loop: symbolic link loop",
+        ),
+        (
+            vec!["--tables", lp, "verify", "2x2x2-htm"],
+            "loop: symbolic link loop",
+        ),
+        (
+            vec!["--tables", lp, "verify", "--all"],
+            "loop: symbolic link loop",
+        ),
+        (
+            vec!["--tables", lp, "info", "2x2x2-htm"],
+            "loop: symbolic link loop",
+        ),
+        (
+            vec!["--tables", no_tables, "verify", "2x2x2-htm"],
+            "2x2x2-htm.tbl is not built",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = Command::cargo_bin("tablegen")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(&args)
+            .assert()
+            .code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("directory?"), "{args:?}: {err}");
+    }
+    // The symlink loop in the working directory, named without a slash.
+    Command::cargo_bin("tablegen")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["verify", "loop"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "loop: cannot open: symbolic link loop",
+        ));
+}
+
+/// `verify` says each fault once; with several files the last line counts them.
+#[test]
+fn verify_reports_each_fault_once() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
+    let good = dir.path().join("4x4x4-lr-stage.tbl");
+    let bytes = std::fs::read(&good).unwrap();
+    let a = dir.path().join("a.tbl");
+    let b = dir.path().join("b.tbl");
+    std::fs::write(&a, &bytes[..bytes.len() / 2]).unwrap();
+    std::fs::write(&b, b"").unwrap();
+    let out = tablegen(dir.path())
+        .arg("verify")
+        .args([&a, &good, &b])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert_eq!(err.matches("a.tbl").count(), 1, "{err}");
+    assert_eq!(err.matches("b.tbl").count(), 1, "{err}");
+    assert_eq!(
+        lines[2],
+        "tablegen: verification failed: 2 of 3 files failed (named above)"
+    );
+    let out = tablegen(dir.path()).arg("verify").arg(&a).assert().code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("tablegen: ") && err.contains("a.tbl: "),
+        "{err}"
+    );
+}
+
+/// A file under a catalog table's name must hold that table: verify (by id, by
+/// file name, --all) and list check the header's id and definition hash.
+#[test]
+fn another_table_under_an_id_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path())
+        .args(["build", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
+    let lr = dir.path().join("4x4x4-lr-stage.tbl");
+    let ud = dir.path().join("4x4x4-ud-stage.tbl");
+    std::fs::copy(&lr, &ud).unwrap();
+    // A table of the right id built from another definition.
+    let values = [0u8, 1, 1];
+    let meta = tablefmt::TableMeta {
+        id: "pyraminx".into(),
+        definition_hash: 1,
+        states: 3,
+        histogram: vec![1, 2],
+        generator: "test".into(),
+        meta: Vec::new(),
+    };
+    let stale = tablefmt::encode_dense(&meta, &values, tablefmt::Encoding::Nibble).unwrap();
+    std::fs::write(dir.path().join("pyraminx.tbl"), stale).unwrap();
+    std::fs::write(dir.path().join("2x2x2-htm.tbl"), b"not a table").unwrap();
+    let wrong = "holds table \"4x4x4-lr-stage\", not 4x4x4-ud-stage";
+    for args in [
+        vec!["verify".to_string(), "4x4x4-ud-stage".into()],
+        vec!["verify".to_string(), ud.to_str().unwrap().into()],
+    ] {
+        let out = tablegen(dir.path()).args(&args).assert().code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(wrong), "{err}");
+    }
+    tablegen(dir.path())
+        .args(["verify", "pyraminx"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "built from another definition of pyraminx",
+        ));
+    let out = tablegen(dir.path())
+        .args(["verify", "--all"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains(wrong), "{err}");
+    assert!(err.contains("another definition of pyraminx"), "{err}");
+    assert!(err.contains("2x2x2-htm.tbl: "), "{err}");
+    assert!(err.contains("3 of 4 files failed"), "{err}");
+    // Under a name that is no catalog id, the file is what its header says.
+    let other = dir.path().join("copy.tbl");
+    std::fs::copy(&lr, &other).unwrap();
+    tablegen(dir.path())
+        .arg("verify")
+        .arg(&other)
+        .assert()
+        .success();
+    // list calls none of the three built.
+    let out = tablegen(dir.path())
+        .args(["list", "--json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let row = |id: &str| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(row("4x4x4-lr-stage")["built"], true);
+    assert_eq!(row("4x4x4-lr-stage")["status"], "built");
+    assert_eq!(row("4x4x4-ud-stage")["built"], false);
+    assert_eq!(row("4x4x4-ud-stage")["status"], "mismatched");
+    assert_eq!(row("pyraminx")["status"], "mismatched");
+    assert_eq!(row("2x2x2-htm")["status"], "damaged");
+    assert_eq!(row("2x2x2-qtm")["status"], "missing");
+    let out = tablegen(dir.path()).arg("list").assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let line = |id: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{id} ")))
+            .unwrap()
+            .to_string()
+    };
+    assert!(line("4x4x4-ud-stage").ends_with("mismatched"), "{text}");
+    assert!(line("4x4x4-lr-stage").trim_end().ends_with("yes"), "{text}");
+    assert!(line("2x2x2-htm").trim_end().ends_with("damaged"), "{text}");
+    assert!(line("2x2x2-qtm").trim_end().ends_with("no"), "{text}");
+}
+
+/// A build killed midway leaves its temporary file: the next build of the table
+/// removes it (unless a live process holds it), and `verify --all` warns about
+/// it without failing.
+#[test]
+fn stale_temporary_files_are_cleaned_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let stale = d.join(".4x4x4-lr-stage.tbl.tmp.999999.0.12345");
+    let live = d.join(".4x4x4-lr-stage.tbl.tmp.999998.3.67890");
+    let other = d.join(".pyraminx.tbl.tmp.999999.1.12345");
+    for p in [&stale, &live, &other] {
+        std::fs::write(p, b"half a table").unwrap();
+    }
+    let held = std::fs::File::open(&live).unwrap();
+    held.lock().unwrap();
+    tablegen(d)
+        .args(["build", "4x4x4-lr-stage"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("removed stale temporary file"));
+    assert!(!stale.exists());
+    assert!(live.exists(), "a file held by a live process was removed");
+    assert!(other.exists());
+    let out = tablegen(d).args(["verify", "--all"]).assert().success();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("warning: stale temporary file"), "{err}");
+    assert!(err.contains(".pyraminx.tbl.tmp.999999.1.12345"), "{err}");
+    // The holder is gone: the next build removes that one too.
+    drop(held);
+    tablegen(d)
+        .args(["build", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
+    assert!(!live.exists());
+    std::fs::remove_file(&other).unwrap();
+    tablegen(d)
+        .args(["verify", "--all"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+}
+
+/// Name -> contents of every file in a directory.
+fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().into_string().unwrap(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Flips the last hex digit of a checksum.
+fn flip_hex(s: &str) -> String {
+    let mut s = s.to_string();
+    let last = s.pop().unwrap();
+    s.push(if last == '0' { '1' } else { '0' });
+    s
+}
+
+/// `install` refuses, before writing anything, ids and file names that leave
+/// their directories, and any entry whose file or table does not match every
+/// manifest field and the catalog; it installs all entries or none.
+#[test]
+fn install_checks_everything_before_writing() {
+    let root = tempfile::tempdir().unwrap();
+    let built = root.path().join("built");
+    let release = root.path().join("release");
+    let tables = root.path().join("a/b/tables");
+    tablegen(&built)
+        .args(["build", "pyraminx", "4x4x4-lr-stage", "-q"])
+        .assert()
+        .success();
+    tablegen(&built)
+        .args(["publish", "--out", release.to_str().unwrap()])
+        .assert()
+        .success();
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::copy(built.join("pyraminx.tbl"), tables.join("pyraminx.tbl")).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(release.join("manifest.json")).unwrap()).unwrap();
+    let entry = |id: &str| {
+        manifest["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let pyra = entry("pyraminx");
+    let lr = entry("4x4x4-lr-stage");
+    let outside = root.path().join("outside.zst");
+    std::fs::copy(release.join("pyraminx.tbl.zst"), &outside).unwrap();
+    let with = |e: &serde_json::Value, k: &str, v: serde_json::Value| {
+        let mut e = e.clone();
+        e[k] = v;
+        e
+    };
+    let hist_plus = {
+        let mut h: Vec<u64> = serde_json::from_value(pyra["histogram"].clone()).unwrap();
+        h[1] += 1;
+        serde_json::json!(h)
+    };
+    let n = |k: &str| pyra[k].as_u64().unwrap();
+    let s = |k: &str| pyra[k].as_str().unwrap();
+    // pyraminx's entry pointing at another table's file (whose compressed
+    // figures are right), and another table's whole entry under pyraminx's id.
+    let swapped = {
+        let mut e = pyra.clone();
+        for k in ["file", "compressed_checksum", "compressed_bytes"] {
+            e[k] = lr[k].clone();
+        }
+        e
+    };
+    let renamed = with(&lr, "id", "pyraminx".into());
+    let cases: Vec<(&str, Vec<serde_json::Value>, &str)> = vec![
+        (
+            "id escapes",
+            vec![with(&pyra, "id", "../../escaped".into())],
+            "not a table id",
+        ),
+        (
+            "absolute id",
+            vec![with(
+                &pyra,
+                "id",
+                root.path().join("abs").to_str().unwrap().into(),
+            )],
+            "not a table id",
+        ),
+        (
+            "unknown id",
+            vec![with(&pyra, "id", "pyraminx-x".into())],
+            "not in the catalog",
+        ),
+        (
+            "file escapes",
+            vec![with(&pyra, "file", "../outside.zst".into())],
+            "not a plain file name",
+        ),
+        (
+            "absolute file",
+            vec![with(&pyra, "file", outside.to_str().unwrap().into())],
+            "not a plain file name",
+        ),
+        (
+            "another file",
+            vec![swapped],
+            "holds table \"4x4x4-lr-stage\"",
+        ),
+        ("another entry", vec![renamed], "not the catalog's"),
+        (
+            "compressed_checksum",
+            vec![with(
+                &pyra,
+                "compressed_checksum",
+                flip_hex(s("compressed_checksum")).into(),
+            )],
+            "checksum",
+        ),
+        (
+            "compressed_bytes",
+            vec![with(
+                &pyra,
+                "compressed_bytes",
+                (n("compressed_bytes") + 1).into(),
+            )],
+            "bytes, the manifest says",
+        ),
+        (
+            "bytes",
+            vec![with(&pyra, "bytes", (n("bytes") + 1).into())],
+            "bytes is",
+        ),
+        (
+            "states",
+            vec![with(&pyra, "states", (n("states") + 1).into())],
+            "states is",
+        ),
+        (
+            "histogram",
+            vec![with(&pyra, "histogram", hist_plus)],
+            "histogram is",
+        ),
+        (
+            "checksum",
+            vec![with(&pyra, "checksum", flip_hex(s("checksum")).into())],
+            "checksum is",
+        ),
+        (
+            "definition_hash",
+            vec![with(
+                &pyra,
+                "definition_hash",
+                flip_hex(s("definition_hash")).into(),
+            )],
+            "definition_hash",
+        ),
+        (
+            "missing field",
+            vec![{
+                let mut e = pyra.clone();
+                e.as_object_mut().unwrap().remove("states");
+                e
+            }],
+            "no \"states\"",
+        ),
+        ("twice", vec![pyra.clone(), pyra.clone()], "listed twice"),
+        (
+            "good then bad",
+            vec![lr.clone(), with(&pyra, "states", (n("states") + 1).into())],
+            "states is",
+        ),
+    ];
+    let before = snapshot(&tables);
+    for (what, entries, want) in cases {
+        let dir = root.path().join("case");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir(&dir).unwrap();
+        for f in ["pyraminx.tbl.zst", "4x4x4-lr-stage.tbl.zst"] {
+            std::fs::copy(release.join(f), dir.join(f)).unwrap();
+        }
+        let m = serde_json::json!({ "tables": entries });
+        std::fs::write(dir.join("manifest.json"), m.to_string()).unwrap();
+        let out = tablegen(&tables)
+            .args(["install", "--from", dir.to_str().unwrap()])
+            .assert()
+            .code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(err.contains(want), "{what}: {err}");
+        assert_eq!(
+            snapshot(&tables),
+            before,
+            "{what}: the table directory changed"
+        );
+        assert!(!root.path().join("escaped.tbl").exists(), "{what}");
+        assert!(!root.path().join("abs.tbl").exists(), "{what}");
+    }
+    // The real release installs both, replacing the old pyraminx.tbl.
+    tablegen(&tables)
+        .args(["install", "--from", release.to_str().unwrap()])
+        .assert()
+        .success();
+    assert_eq!(snapshot(&tables), snapshot(&built));
+}

@@ -1,12 +1,17 @@
 //! `tablegen build`.
 
-use super::{bad, lookup};
+use super::{bad, lookup, show_path};
 use anyhow::Context;
 use std::path::Path;
 use std::time::Instant;
 use tablegen::artifact::{artifact_path, encode};
 use tablegen::catalog::{self, format_histogram};
+use tablegen::outln;
 use tablegen::progress::Progress;
+
+/// The most worker threads `--threads` accepts: far more than any machine this
+/// runs on has cores, and few enough that spawning them takes no time.
+const MAX_THREADS: i64 = 1024;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -15,9 +20,10 @@ pub struct Args {
     /// Build every table in the catalog.
     #[arg(long, conflicts_with = "ids")]
     all: bool,
-    /// Worker threads (default: all cores). The output is the same for any count.
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 1024 (default: all cores). The output is the same
+    /// for any count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS))]
+    threads: Option<u32>,
     /// No progress output.
     #[arg(long, short)]
     quiet: bool,
@@ -40,15 +46,22 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             .collect::<anyhow::Result<Vec<_>>>()?
     };
     if let Some(t) = args.threads {
-        if t == 0 {
-            return Err(bad("--threads must be at least 1"));
-        }
         rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
+            .num_threads(t as usize)
             .build_global()
             .context("setting up the thread pool")?;
     }
     check_writable(tables)?;
+    for def in &defs {
+        // Temporary files a killed build left behind (no live process holds
+        // them); a build of the same table running now keeps its own.
+        let path = artifact_path(tables, def.id);
+        for p in tablefmt::remove_stale_temp_files(&path)? {
+            if !args.quiet {
+                eprintln!("removed stale temporary file {}", show_path(&p));
+            }
+        }
+    }
     for def in defs {
         let progress = Progress::new(def.id, def.expected_states, args.quiet || args.json);
         let start = Instant::now();
@@ -68,7 +81,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         let path = artifact_path(tables, def.id);
         tablefmt::write_atomic(&path, &bytes).map_err(|e| bad(e.to_string()))?;
         if args.json {
-            println!(
+            outln!(
                 "{}",
                 serde_json::json!({
                     "id": def.id,
@@ -82,9 +95,9 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                     "bytes": bytes.len(),
                     "threads": rayon::current_num_threads(),
                 })
-            );
+            )?;
         } else {
-            println!(
+            outln!(
                 "{}: {} states, max depth {}, {:.3}s ({:.1} M states/s, {:.1} M expansions/s), {} -> {}",
                 def.id,
                 out.states(),
@@ -94,8 +107,8 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 out.expansions as f64 / secs / 1e6,
                 super::list::human(bytes.len() as u64),
                 path.display()
-            );
-            println!("  histogram {}", format_histogram(&out.histogram));
+            )?;
+            outln!("  histogram {}", format_histogram(&out.histogram))?;
         }
     }
     Ok(())
@@ -103,17 +116,20 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
 
 /// Fails early (before a long BFS) if the table directory cannot be written.
 fn check_writable(dir: &Path) -> anyhow::Result<()> {
+    super::check_tables_dir(dir)?;
     std::fs::create_dir_all(dir).map_err(|e| {
         bad(format!(
-            "cannot create table directory {}: {e}",
-            dir.display()
+            "cannot create table directory {}: {}",
+            show_path(dir),
+            tablefmt::io_reason(&e)
         ))
     })?;
     let probe = dir.join(format!(".tablegen-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").map_err(|e| {
         bad(format!(
-            "table directory {} is not writable: {e}",
-            dir.display()
+            "table directory {} is not writable: {}",
+            show_path(dir),
+            tablefmt::io_reason(&e)
         ))
     })?;
     let _ = std::fs::remove_file(probe);

@@ -2,6 +2,7 @@
 
 use super::resolve;
 use std::path::Path;
+use tablegen::outln;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -13,11 +14,11 @@ pub struct Args {
 }
 
 pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
-    let path = resolve(tables, &args.table)?;
+    let path = resolve(tables, &args.table)?.path;
     let h = tablefmt::read_header(&path)?;
     let max_depth = h.histogram.len().saturating_sub(1);
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::json!({
                 "id": h.id,
@@ -33,23 +34,23 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 "format_version": h.format_version,
                 "meta": h.meta.iter().cloned().collect::<std::collections::BTreeMap<_, _>>(),
             })
-        );
+        )?;
     } else {
-        println!("file       {}", path.display());
-        println!("id         {}", h.id);
-        println!("states     {}", h.states);
-        println!("max depth  {max_depth}");
-        println!(
+        outln!("file       {}", path.display())?;
+        outln!("id         {}", h.id)?;
+        outln!("states     {}", h.states)?;
+        outln!("max depth  {max_depth}")?;
+        outln!(
             "histogram  {}",
             tablegen::catalog::format_histogram(&h.histogram)
-        );
-        println!("encoding   {}", h.encoding);
-        println!("bytes      {}", h.bytes);
-        println!("checksum   {}", h.checksum);
-        println!("definition {:016x}", h.definition_hash);
-        println!("generator  {}", h.generator);
+        )?;
+        outln!("encoding   {}", h.encoding)?;
+        outln!("bytes      {}", h.bytes)?;
+        outln!("checksum   {}", h.checksum)?;
+        outln!("definition {:016x}", h.definition_hash)?;
+        outln!("generator  {}", h.generator)?;
         for (k, v) in &h.meta {
-            println!("{k:<10} {v}");
+            outln!("{k:<10} {v}")?;
         }
     }
     Ok(())

@@ -1,7 +1,8 @@
 //! `tablegen list`.
 
-use tablegen::artifact::artifact_path;
+use tablegen::artifact::{artifact_path, check_against_catalog};
 use tablegen::catalog::catalog;
+use tablegen::outln;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -11,10 +12,12 @@ pub struct Args {
 }
 
 pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
+    super::check_tables_dir(tables)?;
     let mut rows = Vec::new();
     for t in catalog() {
         let path = artifact_path(tables, t.id);
         let size = std::fs::metadata(&path).ok().map(|m| m.len());
+        let status = status(&t, &path);
         rows.push(serde_json::json!({
             "id": t.id,
             "puzzle": t.puzzle,
@@ -23,19 +26,26 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
             "storage": t.storage(),
             "encoding": t.encoding.to_string(),
             "expected_payload_bytes": t.expected_payload_bytes(),
-            "built": size.is_some(),
+            "built": status == Status::Built,
+            "status": status.name(),
             "bytes": size,
             "summary": t.summary,
         }));
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "{:<26} {:<9} {:>12} {:>6} {:<6} {:>12} {:<6}",
-        "id", "puzzle", "states", "moves", "kind", "size", "built"
-    );
+        "id",
+        "puzzle",
+        "states",
+        "moves",
+        "kind",
+        "size",
+        "built"
+    )?;
     for (t, r) in catalog().iter().zip(&rows) {
         let states = if t.expected_states > 0 {
             t.expected_states.to_string()
@@ -49,7 +59,7 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
             }
             None => "-".into(),
         };
-        println!(
+        outln!(
             "{:<26} {:<9} {:>12} {:>6} {:<6} {:>12} {:<6}",
             t.id,
             t.puzzle,
@@ -57,14 +67,51 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
             t.move_names().len(),
             t.storage(),
             size,
-            if r["built"].as_bool() == Some(true) {
-                "yes"
-            } else {
-                "no"
+            match r["status"].as_str() {
+                Some("built") => "yes",
+                Some("missing") => "no",
+                Some(other) => other,
+                None => "?",
             }
-        );
+        )?;
     }
     Ok(())
+}
+
+/// Whether a table is built.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Status {
+    /// The file holds this table, built from the catalog's definition (header
+    /// checked, payload checksum not: that is `verify`'s job).
+    Built,
+    /// No file.
+    Missing,
+    /// The file holds another table, or one built from another definition.
+    Mismatched,
+    /// The file cannot be read as a table.
+    Damaged,
+}
+
+impl Status {
+    fn name(self) -> &'static str {
+        match self {
+            Status::Built => "built",
+            Status::Missing => "missing",
+            Status::Mismatched => "mismatched",
+            Status::Damaged => "damaged",
+        }
+    }
+}
+
+fn status(def: &tablegen::catalog::TableDef, path: &std::path::Path) -> Status {
+    if std::fs::symlink_metadata(path).is_err() {
+        return Status::Missing;
+    }
+    match tablefmt::read_header(path) {
+        Ok(h) if check_against_catalog(def, &h).is_ok() => Status::Built,
+        Ok(_) => Status::Mismatched,
+        Err(_) => Status::Damaged,
+    }
 }
 
 /// Bytes in human units.

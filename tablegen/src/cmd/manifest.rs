@@ -5,6 +5,7 @@ use super::bad;
 use std::path::Path;
 use tablegen::artifact::{artifact_path, encode};
 use tablegen::catalog::{self, TableDef};
+use tablegen::outln;
 use tablegen::progress::Progress;
 
 #[derive(clap::Args)]
@@ -31,6 +32,7 @@ fn entry(def: &TableDef, h: &tablefmt::HeaderInfo) -> serde_json::Value {
 }
 
 pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
+    super::check_tables_dir(tables)?;
     let path = tables.join("manifest.json");
     if let Some(max) = args.check {
         return check(&path, max);
@@ -67,7 +69,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     }
     let text = serde_json::to_string_pretty(&serde_json::json!({ "tables": entries }))?;
     tablefmt::write_atomic(&path, format!("{text}\n").as_bytes())?;
-    println!("wrote {} ({} tables)", path.display(), entries.len());
+    outln!("wrote {} ({} tables)", path.display(), entries.len())?;
     Ok(())
 }
 
@@ -88,7 +90,7 @@ fn check(path: &Path, max_states: u64) -> anyhow::Result<()> {
         };
         let states = want["states"].as_u64().unwrap_or(u64::MAX);
         if states > max_states {
-            println!("skip {} ({} states)", def.id, states);
+            outln!("skip {} ({} states)", def.id, states)?;
             continue;
         }
         let out = catalog::build(&def, &Progress::hidden()).map_err(anyhow::Error::msg)?;
@@ -99,7 +101,7 @@ fn check(path: &Path, max_states: u64) -> anyhow::Result<()> {
                 == want["definition_hash"].as_str().unwrap_or_default()
             && bytes.len() as u64 == want["bytes"].as_u64().unwrap_or_default();
         if same {
-            println!("ok {} {}", def.id, got.info().checksum);
+            outln!("ok {} {}", def.id, got.info().checksum)?;
         } else {
             eprintln!(
                 "{}: rebuilt {} ({} bytes), manifest has {} ({} bytes)",

@@ -2,6 +2,7 @@
 
 pub mod build;
 pub mod info;
+pub mod install;
 pub mod list;
 pub mod manifest;
 pub mod publish;
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tablegen::catalog::{self, TableDef};
 
-pub use tablegen::cli::bad;
+pub use tablegen::cli::{bad, quote, show_path};
 
 /// Maps a result to the process exit code, printing one line on error.
 pub fn exit(result: anyhow::Result<()>) -> ExitCode {
@@ -21,32 +22,74 @@ pub fn exit(result: anyhow::Result<()>) -> ExitCode {
 /// Looks up a catalog id, or fails with the closest ids.
 pub fn lookup(id: &str) -> anyhow::Result<TableDef> {
     catalog::find(id).ok_or_else(|| {
-        let close = catalog::close_ids(id);
+        let close = if id.len() <= 64 {
+            catalog::close_ids(id)
+        } else {
+            Vec::new()
+        };
         if close.is_empty() {
-            bad(format!("unknown table id {id:?} (see `tablegen list`)"))
+            bad(format!(
+                "unknown table id {} (see `tablegen list`)",
+                quote(id)
+            ))
         } else {
             bad(format!(
-                "unknown table id {id:?}; did you mean {}?",
+                "unknown table id {}; did you mean {}?",
+                quote(id),
                 close.join(", ")
             ))
         }
     })
 }
 
+/// What a command-line argument names: an artifact file, and the catalog table
+/// it must hold (for an id, or a file named `<catalog-id>.tbl`).
+pub struct Target {
+    pub path: PathBuf,
+    pub def: Option<TableDef>,
+}
+
+/// Fails with one line when the table directory cannot be one (see
+/// [`tablegen::artifact::tables_dir_problem`]).
+pub fn check_tables_dir(tables: &Path) -> anyhow::Result<()> {
+    match tablegen::artifact::tables_dir_problem(tables) {
+        Some(msg) => Err(bad(msg)),
+        None => Ok(()),
+    }
+}
+
 /// An argument that is either an artifact file or a catalog id.
-pub fn resolve(tables: &Path, arg: &str) -> anyhow::Result<PathBuf> {
+pub fn resolve(tables: &Path, arg: &str) -> anyhow::Result<Target> {
     let p = Path::new(arg);
-    if p.exists() || arg.ends_with(".tbl") || arg.contains('/') {
-        return Ok(p.to_path_buf());
+    // `symlink_metadata`: a dangling link or a link loop is a file argument too.
+    if arg.ends_with(".tbl") || arg.contains('/') || std::fs::symlink_metadata(p).is_ok() {
+        return Ok(Target {
+            path: p.to_path_buf(),
+            def: tablegen::artifact::catalog_table_of_file(p),
+        });
     }
     let def = lookup(arg)?;
+    check_tables_dir(tables)?;
     let path = tablegen::artifact::artifact_path(tables, def.id);
-    if !path.exists() {
-        return Err(bad(format!(
-            "{} is not built (run `tablegen build {}`)",
-            path.display(),
-            def.id
-        )));
+    match std::fs::metadata(&path) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(bad(format!(
+                "{} is not built (run `tablegen build {}`)",
+                show_path(&path),
+                def.id
+            )));
+        }
+        Err(e) => {
+            return Err(bad(format!(
+                "{}: {}",
+                show_path(&path),
+                tablefmt::io_reason(&e)
+            )));
+        }
     }
-    Ok(path)
+    Ok(Target {
+        path,
+        def: Some(def),
+    })
 }

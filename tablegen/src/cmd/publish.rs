@@ -1,8 +1,9 @@
-//! `tablegen publish` and `tablegen install`.
+//! `tablegen publish`.
 
 use super::bad;
 use std::path::{Path, PathBuf};
 use tablegen::artifact::artifact_path;
+use tablegen::outln;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -14,14 +15,8 @@ pub struct Args {
     level: i32,
 }
 
-#[derive(clap::Args)]
-pub struct InstallArgs {
-    /// Directory written by `tablegen publish`.
-    #[arg(long)]
-    from: PathBuf,
-}
-
 pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
+    super::check_tables_dir(tables)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| bad(format!("cannot create {}: {e}", args.out.display())))?;
     let mut entries = Vec::new();
@@ -35,7 +30,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         let dst = args.out.join(&name);
         let (raw, compressed) = tablefmt::compress_file(&src, &dst, args.level)?;
         let zbytes = std::fs::read(&dst)?;
-        println!("{}: {} -> {} bytes", def.id, raw, compressed);
+        outln!("{}: {} -> {} bytes", def.id, raw, compressed)?;
         entries.push(serde_json::json!({
             "id": def.id,
             "file": name,
@@ -54,44 +49,5 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         &args.out.join("manifest.json"),
         serde_json::to_string_pretty(&manifest)?.as_bytes(),
     )?;
-    Ok(())
-}
-
-pub fn install(tables: &Path, args: InstallArgs) -> anyhow::Result<()> {
-    let mpath = args.from.join("manifest.json");
-    let text = std::fs::read_to_string(&mpath)
-        .map_err(|e| bad(format!("cannot read {}: {e}", mpath.display())))?;
-    let manifest: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| bad(format!("{}: not a manifest: {e}", mpath.display())))?;
-    let list = manifest["tables"]
-        .as_array()
-        .ok_or_else(|| bad(format!("{}: no \"tables\" list", mpath.display())))?;
-    std::fs::create_dir_all(tables)
-        .map_err(|e| bad(format!("cannot create {}: {e}", tables.display())))?;
-    for t in list {
-        let (Some(id), Some(file), Some(sum)) =
-            (t["id"].as_str(), t["file"].as_str(), t["checksum"].as_str())
-        else {
-            return Err(bad(format!(
-                "{}: entry without id/file/checksum",
-                mpath.display()
-            )));
-        };
-        let src = args.from.join(file);
-        let dst = artifact_path(tables, id);
-        tablefmt::decompress_file(&src, &dst)?;
-        let h = tablefmt::read_header(&dst)?;
-        if h.checksum != sum || h.id != id {
-            return Err(bad(format!(
-                "{}: installed table does not match the manifest ({} {}, expected {} {})",
-                dst.display(),
-                h.id,
-                h.checksum,
-                id,
-                sum
-            )));
-        }
-        println!("installed {} -> {}", id, dst.display());
-    }
     Ok(())
 }

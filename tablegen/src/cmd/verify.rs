@@ -1,8 +1,9 @@
 //! `tablegen verify`.
 
-use super::{bad, resolve};
+use super::{bad, resolve, show_path, Target};
 use std::path::Path;
-use tablegen::artifact::artifact_path;
+use tablegen::artifact::{artifact_path, check_against_catalog};
+use tablegen::outln;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -15,11 +16,15 @@ pub struct Args {
 }
 
 pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
-    let paths = if args.all {
+    let targets: Vec<Target> = if args.all {
+        super::check_tables_dir(tables)?;
         tablegen::catalog::catalog()
-            .iter()
-            .map(|t| artifact_path(tables, t.id))
-            .filter(|p| p.exists())
+            .into_iter()
+            .map(|def| Target {
+                path: artifact_path(tables, def.id),
+                def: Some(def),
+            })
+            .filter(|t| std::fs::symlink_metadata(&t.path).is_ok())
             .collect()
     } else if args.targets.is_empty() {
         return Err(bad("name the tables or files to verify, or --all"));
@@ -29,31 +34,52 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             .map(|t| resolve(tables, t))
             .collect::<anyhow::Result<Vec<_>>>()?
     };
-    let mut failed = None;
-    for p in &paths {
-        match tablefmt::verify(p) {
-            Ok(h) => {
-                if let Some(def) = tablegen::catalog::find(&h.id) {
-                    if def.definition_hash() != h.definition_hash {
-                        let msg = format!(
-                            "{}: built from another definition of {} (hash {:016x}, catalog has {:016x}); rebuild it",
-                            p.display(), h.id, h.definition_hash, def.definition_hash()
-                        );
-                        eprintln!("{msg}");
-                        failed.get_or_insert(msg);
-                        continue;
-                    }
+    let n = targets.len();
+    let mut failures = Vec::new();
+    for t in &targets {
+        match check(t) {
+            Ok(h) => outln!("ok {} ({}, {} states)", show_path(&t.path), h.id, h.states)?,
+            Err(msg) => {
+                // Each fault is said once: as it is found when there are several
+                // files, else as the command's one error line.
+                if n > 1 {
+                    eprintln!("{msg}");
                 }
-                println!("ok {} ({}, {} states)", p.display(), h.id, h.states)
-            }
-            Err(e) => {
-                eprintln!("{e}");
-                failed.get_or_insert(e.to_string());
+                failures.push(msg);
             }
         }
     }
-    match failed {
-        Some(first) => Err(bad(format!("verification failed: {first}"))),
-        None => Ok(()),
+    // Stale temporary files are warnings, not failures: they are never at a
+    // table's final path, so no reader ever opens one, and every table verified
+    // above is whole. They only waste disk space until the next build of their
+    // table removes them.
+    if args.all {
+        let stale = tablefmt::stale_temp_files(tables).unwrap_or_default();
+        for p in stale {
+            eprintln!(
+                "warning: stale temporary file {} (left by an interrupted write; the next build of its table removes it)",
+                show_path(&p)
+            );
+        }
     }
+    match failures.len() {
+        0 => Ok(()),
+        1 if n == 1 => Err(bad(failures.remove(0))),
+        k => Err(bad(format!(
+            "verification failed: {k} of {n} files failed (named above)"
+        ))),
+    }
+}
+
+/// Fully checks one artifact, and that it holds the catalog table it stands for
+/// (the id asked about, or its file name `<catalog-id>.tbl`; for any other file
+/// name, the table its header names, if that is in the catalog). The error is
+/// one line naming the file.
+fn check(t: &Target) -> Result<tablefmt::HeaderInfo, String> {
+    let h = tablefmt::verify(&t.path).map_err(|e| e.to_string())?;
+    let def = t.def.clone().or_else(|| tablegen::catalog::find(&h.id));
+    if let Some(def) = def {
+        check_against_catalog(&def, &h).map_err(|m| format!("{}: {m}", show_path(&t.path)))?;
+    }
+    Ok(h)
 }
