@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p solvers --example solve4_bench [-- COUNT [BUDGET_MS [WIDTH]]]`
 
-use solvers::cube4::{Options4, Solver4};
+use solvers::cube4::{Options, Solver};
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 
@@ -21,7 +21,7 @@ fn main() {
         .skip(1)
         .filter_map(|s| s.parse::<u64>().ok());
     let count = args.next().unwrap_or(1000) as usize;
-    let mut opts = Options4::default();
+    let mut opts = Options::default();
     if let Some(ms) = args.next() {
         opts.time_budget = Duration::from_millis(ms);
     }
@@ -67,7 +67,7 @@ fn main() {
     }
     let dir = tablegen::artifact::tables_dir(None);
     let t = Instant::now();
-    let s4 = Solver4::load(&dir, true).expect("4x4x4 tables");
+    let s4 = Solver::load(&dir, true).expect("4x4x4 tables");
     println!(
         "init {:.1} ms, tables {:.1} MB, budget {} ms",
         t.elapsed().as_secs_f64() * 1e3,

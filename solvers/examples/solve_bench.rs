@@ -28,7 +28,7 @@ fn main() {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
 
     let t = Instant::now();
-    let s2 = solvers::cube2::Solver2::new(&dir, true).expect("2x2x2 table");
+    let s2 = solvers::cube2::Solver::load(&dir, true).expect("2x2x2 table");
     println!("2x2x2 init {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
     let (mut times, mut lens) = (Vec::new(), Vec::new());
     for _ in 0..count {
@@ -41,7 +41,7 @@ fn main() {
     report("2x2x2", times, &lens);
 
     let t = Instant::now();
-    let sp = solvers::pyraminx::SolverPyra::new(&dir, true).expect("pyraminx table");
+    let sp = solvers::pyraminx::Solver::load(&dir, true).expect("pyraminx table");
     println!("pyraminx init {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
     let (mut times, mut lens) = (Vec::new(), Vec::new());
     for _ in 0..count {
@@ -56,7 +56,7 @@ fn main() {
     report("pyraminx", times, &lens);
 
     let t = Instant::now();
-    let s3 = solvers::cube3::Solver3::load(&dir, true).expect("3x3x3 tables");
+    let s3 = solvers::cube3::Solver::load(&dir, true).expect("3x3x3 tables");
     println!(
         "3x3x3 init {:.1} ms, tables {} bytes",
         t.elapsed().as_secs_f64() * 1e3,
@@ -87,7 +87,7 @@ fn main() {
     }
 
     let t = Instant::now();
-    let sd = solvers::domino::SolverDomino::new(&dir, true).expect("domino table");
+    let sd = solvers::domino::Solver::load(&dir, true).expect("domino table");
     println!("domino init {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
     let space = tablegen::domino::DominoSpace::new(tablegen::domino::htm_moves());
     let (mut times, mut lens) = (Vec::new(), Vec::new());

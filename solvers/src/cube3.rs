@@ -18,6 +18,7 @@
 //! time budget runs out.
 
 use crate::tables::{nibble, prefetch, Nibbles, TableError};
+use crate::SolveError;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
@@ -40,7 +41,7 @@ pub const TABLE_IDS: [&str; 6] = [
 ];
 
 /// The two-phase solver with its tables.
-pub struct Solver3 {
+pub struct Solver {
     mt: &'static MoveTables,
     sym8: &'static Sym8,
     /// Twist and flip move tables whose entries also name the value's class
@@ -218,9 +219,9 @@ struct Search<'a> {
     stop: bool,
 }
 
-impl Solver3 {
+impl Solver {
     /// The solver with its tables from `dir` (built and saved there when missing).
-    pub fn load(dir: &Path, quiet: bool) -> Result<Solver3, TableError> {
+    pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
         let mut tables = Vec::new();
         for id in TABLE_IDS {
             tables.push(Nibbles::load(id, dir, quiet)?);
@@ -252,7 +253,7 @@ impl Solver3 {
                 .map(|&x| x as u32 | (c.class_sym(x as usize) as u32) << 16)
                 .collect()
         };
-        Ok(Solver3 {
+        Ok(Solver {
             mt,
             sym8: sym,
             twist_mv: with_class(&mt.twist, &sym.twist),
@@ -272,7 +273,7 @@ impl Solver3 {
 
     /// The cube seen with axis `a` as U-D: a cube whose solutions, read through
     /// `axis_moves[a]`, solve `c`. (`R^-1 C R` for the rotation's cubie `R`; the
-    /// tests check it against [`Solver3::view_cube_by_facelets`].)
+    /// tests check it against [`Solver::view_cube_by_facelets`].)
     fn view_cube(&self, c: &CubieCube, a: usize) -> CubieCube {
         let (r, r_inv) = &self.axis_cubie[a];
         r_inv.multiply(c).multiply(r)
@@ -875,16 +876,73 @@ pub fn names(moves: &[usize]) -> Vec<String> {
     moves.iter().map(|&m| MOVE_NAMES[m].to_string()).collect()
 }
 
+/// The 3x3x3 in the [`crate::puzzle`] registry.
+pub struct Cube3Puzzle;
+
+impl crate::puzzle::Puzzle for Cube3Puzzle {
+    fn name(&self) -> &'static str {
+        "3x3x3"
+    }
+    fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
+        let pos = crate::puzzle::parse_cube(3, input)?;
+        // Refuse a bad state before loading any table.
+        CubieCube::from_facelets(crate::puzzle::cube_state(&pos)?).map_err(SolveError::Input)?;
+        Ok(pos)
+    }
+    fn load(
+        &self,
+        tables: &Path,
+        quiet: bool,
+    ) -> Result<Box<dyn crate::puzzle::Solve>, SolveError> {
+        Ok(Box::new(Solver::load(tables, quiet)?))
+    }
+}
+
+impl crate::puzzle::Solve for Solver {
+    fn solve(
+        &self,
+        position: &crate::puzzle::Position,
+        opts: &crate::puzzle::Options,
+    ) -> Result<crate::Solution, SolveError> {
+        let st = crate::puzzle::cube_state(position)?;
+        let cube = CubieCube::from_facelets(st).map_err(SolveError::Input)?;
+        let (rotation, _) =
+            tablegen::validate::orient_centres(&CubeN::new(3), st).map_err(SolveError::Input)?;
+        let opts = Options {
+            max_length: opts.max_length,
+            time_budget: opts.time_budget.unwrap_or(Duration::from_millis(1000)),
+            strict: false,
+        };
+        let (found, phases, _) = self.solve_phased(&cube, opts);
+        let moves: Vec<Move> = found.iter().map(|&m| move_of(m)).collect();
+        let moves = tablegen::cube::unrotate(&moves, &rotation);
+        Ok(crate::Solution {
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            phases: phases.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
+        })
+    }
+    fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
+        let cube = tablegen::cube3::random_cube(rand::Rng::gen(&mut crate::puzzle::rng(seed)));
+        let found = self.solve(&cube, Options::default());
+        let moves: Vec<String> = found.iter().map(|&m| move_of(m).to_string()).collect();
+        let sol = crate::Solution {
+            moves,
+            phases: Vec::new(),
+        };
+        crate::puzzle::cube_scramble(3, &sol)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use tablegen::cube3::random_cube;
 
-    fn solver() -> Solver3 {
-        Solver3::load(&crate::tables::test_tables_dir(), true).unwrap()
+    fn solver() -> Solver {
+        Solver::load(&crate::tables::test_tables_dir(), true).unwrap()
     }
 
-    fn check(solver: &Solver3, c: &CubieCube, opts: Options) -> usize {
+    fn check(solver: &Solver, c: &CubieCube, opts: Options) -> usize {
         let sol = solver.solve(c, opts);
         let mut d = *c;
         for &m in &sol {

@@ -1,5 +1,5 @@
 //! 4x4x4: the centres in three staged table walks ([`CentreStages`]), and the
-//! reduction solver ([`Solver4`]).
+//! reduction solver ([`Solver`]).
 //!
 //! [`CentreStages`]:
 //!
@@ -9,7 +9,7 @@
 //! | 2 | `4x4x4-lr-stage` | 28: no `Rw Lw Fw Bw` quarter turns | also every L/R-coloured centre on L or R |
 //! | 3 | `4x4x4-centers-solve` | 24: wide turns only as half turns | every centre on its face |
 //!
-//! [`Solver4`] is a three-phase reduction (U/D centres; L/R and F/B centres with
+//! [`Solver`] is a three-phase reduction (U/D centres; L/R and F/B centres with
 //! the wings separated into high/low slots; centres and pairing in the group
 //! `<U, D, R, L, F2, B2, Uw2, Dw2, Rw2, Lw2, Fw2, Bw2>`), then the 3x3x3
 //! two-phase solver; it is what `cubesolve solve --puzzle 4x4x4` runs (see its
@@ -31,7 +31,7 @@
 //! to 6.01 moves on average, and the best of the two L/R choices and of the four
 //! final orientations (I, x2, y2, z2) shortens stages 2+3 from 12.94 to 12.72.
 
-use crate::cube3::Solver3;
+use crate::cube3::Solver as Solver3;
 use crate::tables::{load_or_build, nibble, DistanceTable, Nibbles, TableError, Trits};
 use crate::walk_downhill;
 use crate::SolveError;
@@ -241,7 +241,7 @@ pub const REDUCTION_IDS: [&str; 3] = [
 
 /// Options of a 4x4x4 solve.
 #[derive(Clone, Copy, Debug)]
-pub struct Options4 {
+pub struct Options {
     /// Time for the whole solve: the 3x3x3 finishes share what is left (each
     /// at least `finish_min`).
     pub time_budget: Duration,
@@ -279,9 +279,9 @@ pub struct Options4 {
     pub hard_limit: Duration,
 }
 
-impl Default for Options4 {
+impl Default for Options {
     fn default() -> Self {
-        Options4 {
+        Options {
             phase1_candidates: 4000,
             phase1_slack: 1,
             all_axes: true,
@@ -318,7 +318,7 @@ pub struct Solution4 {
 /// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see [`P2`]) | least over the two frames of the max of `4x4x4-sides-parity` (side centres and wing parity together) and `4x4x4-wings-split3` on four groups of three dedges |
 /// | `pair` | centres solved, edges paired, no PLL parity (up to `x2 y2 z2`) | 17: `U D R L` turns, `F2 B2`, `Uw2 Rw2 Fw2` | max of the phase-3 centre distance and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
 /// | `3x3x3` | solved | 18 outer face turns | the two-phase solver, on each of up to 16 `pair` solutions; the shortest whole is kept |
-pub struct Solver4 {
+pub struct Solver {
     stages: CentreStages,
     wings: Wings,
     sides: SideCentresSpace,
@@ -394,7 +394,7 @@ struct N3 {
 }
 
 struct P3<'a> {
-    s: &'a Solver4,
+    s: &'a Solver,
     path: Vec<usize>,
     nodes: u64,
     limit: u64,
@@ -420,7 +420,7 @@ struct Clock {
 }
 
 impl Clock {
-    fn new(start: Instant, opts: &Options4) -> Clock {
+    fn new(start: Instant, opts: &Options) -> Clock {
         Clock {
             soft: start + opts.time_budget,
             hard: start + opts.hard_limit.max(opts.time_budget),
@@ -440,7 +440,7 @@ impl Clock {
     }
 }
 
-impl Solver4 {
+impl Solver {
     /// Exact pairing distance of `sigma`: walk downhill in the mod-3 table.
     fn pairing_distance(&self, sigma: &[u8; 12]) -> Result<u8, String> {
         let t = self.pair_tab.bytes();
@@ -691,7 +691,7 @@ struct N2 {
 /// so each frame's bound reads them on the node as it is or turned by `y`, and a
 /// node is pruned when both frames' bounds exceed what is left.
 struct P2<'a> {
-    s: &'a Solver4,
+    s: &'a Solver,
     path: Vec<usize>,
     nodes: u64,
     limit: u64,
@@ -921,9 +921,9 @@ impl P3<'_> {
     }
 }
 
-impl Solver4 {
+impl Solver {
     /// Loads (or builds) every table the reduction uses from `dir`.
-    pub fn load(dir: &Path, quiet: bool) -> Result<Solver4, TableError> {
+    pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
         let bad = |id: &str, msg: String| TableError::Build(id.into(), msg);
         let stages = CentreStages::load(dir, quiet)?;
         let moves_of = |id: &str| -> Result<Vec<Move>, TableError> {
@@ -993,7 +993,7 @@ impl Solver4 {
             })
             .collect();
         let sides_either = either_frame(&sides, sides_tab.bytes(), p2_moves.len());
-        Ok(Solver4 {
+        Ok(Solver {
             sides_tab,
             sides_either,
             ud_turns,
@@ -1143,7 +1143,7 @@ impl Solver4 {
     fn reduce_candidates(
         &self,
         state: &[u8],
-        opts: &Options4,
+        opts: &Options,
         clock: Clock,
     ) -> Result<Vec<Candidate>, SolveError> {
         let cube = &self.stages.cube;
@@ -1279,9 +1279,9 @@ impl Solver4 {
     /// with the F/B centres on R/L (the lengths do not count it).
     pub fn reduce_to_pairing(&self, state: &[u8]) -> Result<(Vec<Move>, [usize; 2]), SolveError> {
         self.check(state)?;
-        let opts = Options4 {
+        let opts = Options {
             all_axes: false,
-            ..Options4::default()
+            ..Options::default()
         };
         let clock = Clock::new(Instant::now(), &opts);
         let mut c = self.reduce_candidates(state, &opts, clock)?;
@@ -1332,7 +1332,7 @@ impl Solver4 {
     /// The cube ends solved in the orientation its centres, then its corners,
     /// are closest to (a solved cube held in any orientation gets the empty
     /// solution).
-    pub fn solve(&self, state: &[u8], opts: Options4) -> Result<Solution4, SolveError> {
+    pub fn solve(&self, state: &[u8], opts: Options) -> Result<Solution4, SolveError> {
         self.check(state)?;
         let cube = &self.stages.cube;
         let rotation = self.frame(state)?;
@@ -1382,7 +1382,7 @@ impl Solver4 {
     }
 
     /// Solves a checked state with the U colour ending on U, R on R and so on.
-    fn solve_in_frame(&self, state: &[u8], opts: Options4) -> Result<Solution4, SolveError> {
+    fn solve_in_frame(&self, state: &[u8], opts: Options) -> Result<Solution4, SolveError> {
         let start = Instant::now();
         let clock = Clock::new(start, &opts);
         let cube = &self.stages.cube;
@@ -1575,6 +1575,67 @@ impl Solver4 {
         validate(&self.stages.cube, state).map_err(SolveError::Input)?;
         self.wings.read(state).map_err(SolveError::Input)?;
         Ok(())
+    }
+}
+
+/// The 4x4x4 in the [`crate::puzzle`] registry.
+pub struct Cube4Puzzle;
+
+impl crate::puzzle::Puzzle for Cube4Puzzle {
+    fn name(&self) -> &'static str {
+        "4x4x4"
+    }
+    fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
+        let pos = crate::puzzle::parse_cube(4, input)?;
+        // Refuse a bad state before loading (or building) any table.
+        let st = crate::puzzle::cube_state(&pos)?;
+        validate(&CubeN::new(4), st).map_err(SolveError::Input)?;
+        Wings::new().read(st).map_err(SolveError::Input)?;
+        Ok(pos)
+    }
+    fn load(
+        &self,
+        tables: &Path,
+        quiet: bool,
+    ) -> Result<Box<dyn crate::puzzle::Solve>, SolveError> {
+        Ok(Box::new(Solver::load(tables, quiet)?))
+    }
+}
+
+impl crate::puzzle::Solve for Solver {
+    fn solve(
+        &self,
+        position: &crate::puzzle::Position,
+        opts: &crate::puzzle::Options,
+    ) -> Result<crate::Solution, SolveError> {
+        let mut o = Options {
+            hard_limit: opts.hard_limit,
+            ..Options::default()
+        };
+        if let Some(t) = opts.time_budget {
+            o.time_budget = t;
+        }
+        let sol = Solver::solve(self, crate::puzzle::cube_state(position)?, o)?;
+        Ok(crate::Solution {
+            moves: sol.moves.iter().map(|m| m.to_string()).collect(),
+            phases: sol
+                .phases
+                .iter()
+                .map(|&(k, v)| (k.to_string(), v))
+                .collect(),
+        })
+    }
+    fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
+        let state = tablegen::cube4::random_state(rand::Rng::gen(&mut crate::puzzle::rng(seed)));
+        let sol = crate::puzzle::Solve::solve(
+            self,
+            &crate::puzzle::Position {
+                state: crate::puzzle::State::Cube(state.clone()),
+                setup: None,
+            },
+            &crate::puzzle::Options::default(),
+        )?;
+        crate::puzzle::cube_scramble(4, &sol)
     }
 }
 
@@ -1776,10 +1837,10 @@ mod tests {
     /// now near its usual length.
     #[test]
     fn phase3_does_not_deepen_one_root() {
-        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
+        let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
         for seed in [271, 703] {
             let state = tablegen::cube4::random_state(seed);
-            let sol = s4.solve(&state, Options4::default()).unwrap();
+            let sol = s4.solve(&state, Options::default()).unwrap();
             let pair = sol.phases.iter().find(|p| p.0 == "pair").unwrap().1;
             assert!(pair <= 18, "seed {seed}: pair {pair}");
             assert!(sol.moves.len() <= 52, "seed {seed}: {}", sol.moves.len());
@@ -1790,7 +1851,7 @@ mod tests {
     /// share a key; a turn that moves the U-D axis gives another key.
     #[test]
     fn canonical_keys_of_turned_states() {
-        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
+        let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
         let cube = CubeN::new(4);
         let rot = whole_turn;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
@@ -1821,7 +1882,7 @@ mod tests {
     /// two frames' goals are the 12-arrangement goal and its turn.
     #[test]
     fn phase2_centre_bound_is_admissible() {
-        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
+        let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
         let sides = &s4.sides;
         let y = s4.p2_moves.len();
         let sets: Vec<u16> = (0u16..=u16::MAX).filter(|x| x.count_ones() == 4).collect();
@@ -1883,7 +1944,7 @@ mod tests {
     /// parities stay equal. The phase-3 centre table covers exactly that orbit.
     #[test]
     fn pairing_group_orbit() {
-        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
+        let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
         let cube = CubeN::new(4);
         let st2 = &s4.stages.stages[2];
         let solved = cube.solved();
@@ -1952,7 +2013,7 @@ mod tests {
     /// reduced cube with OLL parity used to run for minutes in phase 2).
     #[test]
     fn parity_states_are_solved() {
-        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
+        let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
         let cube = CubeN::new(4);
         let parse = |t: &str| tablegen::notation::parse_alg(t).unwrap();
         let oll = "Rw U2 x Rw U2 Rw U2 Rw' U2 Lw U2 Rw' U2 Rw U2 Rw' U2 Rw' x'";
@@ -1965,9 +2026,9 @@ mod tests {
         ];
         let outer: Vec<Move> = CubeN::block_turns(1);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
-        let opts = Options4 {
+        let opts = Options {
             hard_limit: Duration::from_secs(20),
-            ..Options4::default()
+            ..Options::default()
         };
         let mut cases = Vec::new();
         for base in &bases {
@@ -2009,15 +2070,15 @@ mod tests {
     /// solution; one turned and then given two turns gets two.
     #[test]
     fn turned_cubes_keep_their_orientation() {
-        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
+        let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
         let cube = CubeN::new(4);
         for r in tablegen::cube::rotations24() {
             let mut s = cube.solved();
             cube.apply_alg(&mut s, &r);
-            let sol = s4.solve(&s, Options4::default()).unwrap();
+            let sol = s4.solve(&s, Options::default()).unwrap();
             assert!(sol.moves.is_empty(), "{r:?}: {:?}", sol.moves);
             cube.apply_alg(&mut s, &tablegen::notation::parse_alg("R U").unwrap());
-            let sol = s4.solve(&s, Options4::default()).unwrap();
+            let sol = s4.solve(&s, Options::default()).unwrap();
             assert_eq!(sol.moves.len(), 2, "{r:?}: {:?}", sol.moves);
         }
     }
@@ -2026,21 +2087,21 @@ mod tests {
     /// that names the hard limit), instead of searching on.
     #[test]
     fn hard_limit_ends_the_solve() {
-        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
+        let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
         let s = tablegen::cube4::random_state(3);
-        let opts = Options4 {
+        let opts = Options {
             time_budget: Duration::ZERO,
             hard_limit: Duration::ZERO,
-            ..Options4::default()
+            ..Options::default()
         };
         match s4.solve(&s, opts) {
             Err(SolveError::OutOfTime(_)) => {}
             other => panic!("expected OutOfTime, got {:?}", other.map(|s| s.moves)),
         }
         // With no budget but time to find one, the solve returns a solution.
-        let opts = Options4 {
+        let opts = Options {
             time_budget: Duration::ZERO,
-            ..Options4::default()
+            ..Options::default()
         };
         let sol = s4.solve(&s, opts).unwrap();
         let cube = CubeN::new(4);
@@ -2053,7 +2114,7 @@ mod tests {
     /// and the result is checked on the facelets.
     #[test]
     fn near_reduced_states_are_solved() {
-        let s4 = Solver4::load(&crate::tables::test_tables_dir(), true).unwrap();
+        let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
         let cube = CubeN::new(4);
         let g = tablegen::cube4::pairing_moves();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
@@ -2063,7 +2124,7 @@ mod tests {
             for _ in 0..len {
                 cube.apply(&mut s, g[rng.gen_range(0..g.len())]);
             }
-            let sol = s4.solve(&s, Options4::default()).unwrap();
+            let sol = s4.solve(&s, Options::default()).unwrap();
             let mut t = s.clone();
             cube.apply_alg(&mut t, &sol.moves);
             assert!(cube.is_solved(&t));

@@ -5,8 +5,10 @@
 //! the top, D with F at the top), R F L B as two rows of three (top row, then
 //! bottom row, U at the top, as on the 3x3x3 net).
 
+use crate::puzzle::{self, Input, Options, Position, Puzzle, Scramble, Solve, State};
 use crate::tables::{load_or_build, DistanceTable, TableError};
-use crate::Solution;
+use crate::{Solution, SolveError};
+use rand::Rng;
 use std::path::Path;
 use tablegen::corners::read_corners;
 use tablegen::cube::CubeN;
@@ -115,18 +117,18 @@ pub fn after(moves: &[DominoMove]) -> ([u8; 8], [u8; 8]) {
 }
 
 /// The solver.
-pub struct SolverDomino {
+pub struct Solver {
     space: DominoSpace,
     table: DistanceTable,
     goal: u64,
 }
 
-impl SolverDomino {
+impl Solver {
     /// Loads (or builds: about half a minute) the `domino` table.
-    pub fn new(dir: &Path, quiet: bool) -> Result<SolverDomino, TableError> {
+    pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
         let space = DominoSpace::new(htm_moves());
         let goal = space.rank_full(0, 0);
-        Ok(SolverDomino {
+        Ok(Solver {
             space,
             table: load_or_build("domino", dir, quiet)?,
             goal,
@@ -142,7 +144,7 @@ impl SolverDomino {
     /// holds distance mod 3: neighbours are one move nearer, level or one further,
     /// so the residue picks the way down. Each candidate move is made on the real
     /// position, so the moves named are the physical ones.
-    pub fn solve(&self, cp: &[u8; 8], ep: &[u8; 8]) -> Result<Solution, String> {
+    pub fn solve(&self, cp: &[u8; 8], ep: &[u8; 8]) -> Result<Solution, SolveError> {
         let (mut cp, mut ep) = (*cp, *ep);
         let mut moves = Vec::new();
         let all = htm_moves();
@@ -160,12 +162,67 @@ impl SolverDomino {
             moves.push(m.to_string());
             (cp, ep, r) = (c2, e2, r2);
             if moves.len() > 64 {
-                return Err("no way down (the table does not match the model)".into());
+                return Err(SolveError::Internal(
+                    "no way down (the table does not match the model)".into(),
+                ));
             }
         }
         Ok(Solution {
             phases: vec![("optimal".into(), moves.len())],
             moves,
+        })
+    }
+}
+
+/// The Domino in the [`puzzle`] registry.
+pub struct DominoPuzzle;
+
+impl Puzzle for DominoPuzzle {
+    fn name(&self) -> &'static str {
+        "domino"
+    }
+    fn parse(&self, input: &Input) -> Result<Position, SolveError> {
+        puzzle::no_order(self.name(), input)?;
+        match *input {
+            Input::State { text, .. } => {
+                let (cp, ep) = parse_state(text).map_err(SolveError::Input)?;
+                Ok(Position {
+                    state: State::Domino(cp, ep),
+                    setup: None,
+                })
+            }
+            Input::Scramble(text) => {
+                let moves = tablegen::domino::parse_alg(text)
+                    .map_err(|e| SolveError::Input(e.to_string()))?;
+                let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                let (cp, ep) = after(&moves);
+                Ok(Position {
+                    state: State::Domino(cp, ep),
+                    setup: Some(names.join(" ")),
+                })
+            }
+        }
+    }
+    fn load(&self, tables: &Path, quiet: bool) -> Result<Box<dyn Solve>, SolveError> {
+        Ok(Box::new(Solver::load(tables, quiet)?))
+    }
+}
+
+impl Solve for Solver {
+    fn solve(&self, position: &Position, _: &Options) -> Result<Solution, SolveError> {
+        match &position.state {
+            State::Domino(cp, ep) => Solver::solve(self, cp, ep),
+            _ => Err(SolveError::Internal("not a Domino position".into())),
+        }
+    }
+    fn scramble(&self, seed: u64) -> Result<Scramble, SolveError> {
+        let (cp, ep) = self
+            .space
+            .pieces(puzzle::rng(seed).gen_range(0..tablegen::domino::STATES));
+        let sol = Solver::solve(self, &cp, &ep)?;
+        Ok(Scramble {
+            moves: puzzle::invert(&sol.moves),
+            state: Some(format_state(&cp, &ep)),
         })
     }
 }

@@ -8,6 +8,7 @@ pub mod cube3;
 pub mod cube4;
 pub mod domino;
 pub mod ida;
+pub mod puzzle;
 pub mod pyraminx;
 pub mod tables;
 

@@ -17,7 +17,7 @@ fn rng() -> rand_xoshiro::Xoshiro256PlusPlus {
 #[test]
 fn two_by_two_random_states_are_solved_optimally() {
     let dir = tables();
-    let solver = solvers::cube2::Solver2::new(&dir, true).unwrap();
+    let solver = solvers::cube2::Solver::load(&dir, true).unwrap();
     let cube = CubeN::new(2);
     let mut r = rng();
     let mut lengths = [0usize; 12];
@@ -41,9 +41,9 @@ fn two_by_two_random_states_are_solved_optimally() {
 
 #[test]
 fn pyraminx_random_states_are_solved() {
-    use solvers::pyraminx::{PyraState, SolverPyra};
+    use solvers::pyraminx::{PyraState, Solver};
     use tablegen::pyraminx::{parse_alg, Pyra, STATES};
-    let solver = SolverPyra::new(&tables(), true).unwrap();
+    let solver = Solver::load(&tables(), true).unwrap();
     let mut r = rng();
     let mut max = 0;
     for _ in 0..3000 {
@@ -78,9 +78,9 @@ fn pyraminx_random_states_are_solved() {
 
 #[test]
 fn domino_random_states_are_solved() {
-    use solvers::domino::{after, SolverDomino};
+    use solvers::domino::{after, Solver};
     use tablegen::domino::{parse_alg, DominoSpace, STATES};
-    let solver = SolverDomino::new(&tables(), true).unwrap();
+    let solver = Solver::load(&tables(), true).unwrap();
     let space = DominoSpace::new(tablegen::domino::htm_moves());
     let mut r = rng();
     for _ in 0..2000 {
@@ -109,16 +109,16 @@ fn domino_random_states_are_solved() {
 #[test]
 fn four_by_four_random_states_are_solved() {
     use rayon::prelude::*;
-    use solvers::cube4::{Options4, Solver4};
+    use solvers::cube4::{Options, Solver};
     use tablegen::notation::MoveKind;
-    let solver = Solver4::load(&tables(), true).unwrap();
+    let solver = Solver::load(&tables(), true).unwrap();
     let cube = CubeN::new(4);
-    let opts = Options4 {
+    let opts = Options {
         phase2_candidates: 1,
         phase3_solutions: 2,
         finish_min: std::time::Duration::from_millis(1),
         time_budget: std::time::Duration::from_millis(5),
-        ..Options4::default()
+        ..Options::default()
     };
     let w = tablegen::cube4::Wings::new();
     let count: u64 = std::env::var("SOLVE4_STATES")

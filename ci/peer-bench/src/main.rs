@@ -227,9 +227,9 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn bench_ours(args: &Args, cases: &[Case]) -> Vec<Row> {
-    use solvers::cube3::{Options, Solver3};
+    use solvers::cube3::{Options, Solver};
     let t = Instant::now();
-    let solver = match Solver3::load(&args.tables, true) {
+    let solver = match Solver::load(&args.tables, true) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("ours: loading tables from {}: {e}", args.tables.display());
@@ -802,7 +802,7 @@ fn main() {
     }
     println!();
     print_table(&rows);
-    println!("table bytes = pruning tables only (ours: Solver3::table_bytes())");
+    println!("table bytes = pruning tables only (ours: cube3::Solver::table_bytes())");
     for n in notes {
         println!("note: {n}");
     }

@@ -1,0 +1,266 @@
+//! One interface for every puzzle: read the user's input, load the solver,
+//! solve, scramble. `cubesolve` dispatches through [`find`] once, and so does
+//! any other front end; a new puzzle is one more [`Puzzle`] in [`puzzles`].
+//!
+//! ```
+//! use solvers::puzzle::{self, Input, Options};
+//! let p = puzzle::find("2x2x2").unwrap();
+//! let position = p.parse(&Input::Scramble("R U R'")).unwrap();
+//! let solver = p.load(&solvers::tables::test_tables_dir(), true).unwrap();
+//! let solution = solver.solve(&position, &Options::default()).unwrap();
+//! assert_eq!(solution.text(), "R U' R'");
+//! ```
+
+use crate::{Solution, SolveError};
+use rand::{Rng, SeedableRng};
+use std::path::Path;
+use std::time::Duration;
+use tablegen::cube::{CubeN, FaceOrder};
+
+/// What the user gave: a state string or a scramble.
+#[derive(Clone, Copy, Debug)]
+pub enum Input<'a> {
+    /// A state string; `order` is the face order of a cube's string (none
+    /// given: the default, and an error for puzzles whose strings have no
+    /// face order).
+    State {
+        /// The string.
+        text: &'a str,
+        /// Face order, if the user named one.
+        order: Option<FaceOrder>,
+    },
+    /// Moves applied to the solved puzzle.
+    Scramble(&'a str),
+}
+
+/// Options of a solve; each puzzle reads the ones that concern it.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Time after which the best solution found is returned (each solver has
+    /// its own default: 3x3x3 1 s, 4x4x4 240 ms; optimal solvers ignore it).
+    pub time_budget: Option<Duration>,
+    /// Time after which a solve that has found nothing gives up.
+    pub hard_limit: Duration,
+    /// 3x3x3: stop at the first solution of at most this many moves.
+    pub max_length: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            time_budget: None,
+            hard_limit: Duration::from_secs(30),
+            max_length: 21,
+        }
+    }
+}
+
+/// A checked position of some puzzle, and the scramble that made it (in
+/// canonical notation) if it came from one.
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// The position.
+    pub state: State,
+    /// The scramble, if the input was one.
+    pub setup: Option<String>,
+}
+
+/// A position in the puzzle's own model.
+#[derive(Clone, Debug)]
+pub enum State {
+    /// An NxNxN cube as facelets (colours as [`CubeN::solved`]).
+    Cube(Vec<u8>),
+    /// A Pyraminx.
+    Pyraminx(crate::pyraminx::PyraState),
+    /// A Domino: corner and edge permutations (`cp[slot] = piece`).
+    Domino([u8; 8], [u8; 8]),
+}
+
+/// A random-state scramble.
+#[derive(Clone, Debug)]
+pub struct Scramble {
+    /// Moves that make the state from solved.
+    pub moves: String,
+    /// The state string, for puzzles that have one.
+    pub state: Option<String>,
+}
+
+/// A puzzle the toolkit solves.
+pub trait Puzzle: Sync {
+    /// Its name on the command line (`2x2x2`, `pyraminx`, ...).
+    fn name(&self) -> &'static str;
+    /// Reads and checks the user's input, before any table is loaded.
+    fn parse(&self, input: &Input) -> Result<Position, SolveError>;
+    /// Loads (or builds) the solver's tables from `tables`.
+    fn load(&self, tables: &Path, quiet: bool) -> Result<Box<dyn Solve>, SolveError>;
+}
+
+/// A loaded solver.
+pub trait Solve: Send + Sync {
+    /// Solves a position of its puzzle.
+    fn solve(&self, position: &Position, opts: &Options) -> Result<Solution, SolveError>;
+    /// A uniformly random position and a scramble that makes it.
+    fn scramble(&self, seed: u64) -> Result<Scramble, SolveError>;
+}
+
+/// Every puzzle, in the order `cubesolve` lists them.
+pub fn puzzles() -> &'static [&'static dyn Puzzle] {
+    &[
+        &crate::cube2::Cube2Puzzle,
+        &crate::cube3::Cube3Puzzle,
+        &crate::cube4::Cube4Puzzle,
+        &crate::pyraminx::PyraminxPuzzle,
+        &crate::domino::DominoPuzzle,
+    ]
+}
+
+/// The puzzle of a name, or an input error listing the names.
+pub fn find(name: &str) -> Result<&'static dyn Puzzle, SolveError> {
+    puzzles()
+        .iter()
+        .copied()
+        .find(|p| p.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = puzzles().iter().map(|p| p.name()).collect();
+            SolveError::Input(format!(
+                "no solver for puzzle {} (have: {})",
+                tablegen::cli::quote(name),
+                names.join(", ")
+            ))
+        })
+}
+
+/// Reads an NxNxN cube from a state string or a scramble.
+pub fn parse_cube(n: usize, input: &Input) -> Result<Position, SolveError> {
+    let cube = CubeN::new(n);
+    match *input {
+        Input::State { text, order } => {
+            let st = cube
+                .parse_state(text, order.unwrap_or(FaceOrder::Urfdlb))
+                .map_err(SolveError::Input)?;
+            Ok(Position {
+                state: State::Cube(st),
+                setup: None,
+            })
+        }
+        Input::Scramble(text) => {
+            let moves = tablegen::notation::parse_alg(text)
+                .map_err(|e| SolveError::Input(e.to_string()))?;
+            for &m in &moves {
+                cube.check_move(m).map_err(SolveError::Input)?;
+            }
+            let mut st = cube.solved();
+            cube.apply_alg(&mut st, &moves);
+            Ok(Position {
+                state: State::Cube(st),
+                setup: Some(tablegen::notation::format_alg(&moves)),
+            })
+        }
+    }
+}
+
+/// Refuses a face order for puzzles whose state strings have none.
+pub fn no_order(puzzle: &str, input: &Input) -> Result<(), SolveError> {
+    match input {
+        Input::State { order: Some(_), .. } => Err(SolveError::Input(format!(
+            "--order is for cube state strings; {puzzle} has its own format (see the README)"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The cube facelets of a position of an NxNxN puzzle (the parser only makes
+/// cubes for cube puzzles: anything else is the caller's fault).
+pub fn cube_state(position: &Position) -> Result<&[u8], SolveError> {
+    match &position.state {
+        State::Cube(s) => Ok(s),
+        _ => Err(SolveError::Internal("not a cube position".into())),
+    }
+}
+
+/// A random number generator for scrambles.
+pub fn rng(seed: u64) -> rand_xoshiro::Xoshiro256PlusPlus {
+    rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed)
+}
+
+/// A scramble from a cube state's solution: the solution's inverse, and the
+/// state those moves make from solved (the state solved, up to the whole-cube
+/// orientation the solver ended in).
+pub fn cube_scramble(n: usize, solution: &Solution) -> Result<Scramble, SolveError> {
+    let moves = invert(&solution.moves);
+    let cube = CubeN::new(n);
+    let alg =
+        tablegen::notation::parse_alg(&moves).map_err(|e| SolveError::Internal(e.to_string()))?;
+    let mut st = cube.solved();
+    cube.apply_alg(&mut st, &alg);
+    Ok(Scramble {
+        moves,
+        state: Some(cube.format_state(&st, FaceOrder::Urfdlb)),
+    })
+}
+
+/// The inverse of a move sequence in canonical notation (`R` <-> `R'`, `R2`
+/// stays).
+pub fn invert(moves: &[String]) -> String {
+    moves
+        .iter()
+        .rev()
+        .map(|m| {
+            if let Some(base) = m.strip_suffix('\'') {
+                base.to_string()
+            } else if m.ends_with('2') {
+                m.clone()
+            } else {
+                format!("{m}'")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A seed from the clock, for scrambles without one.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+        ^ rand::thread_rng().gen::<u64>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every puzzle solves a short scramble through the interface, and its
+    /// random scrambles are solved too.
+    #[test]
+    fn every_puzzle_through_the_interface() {
+        let dir = crate::tables::test_tables_dir();
+        for p in puzzles() {
+            if p.name() == "domino" {
+                // Its table is 406M states: the random-state tests cover it.
+                continue;
+            }
+            let scramble = match p.name() {
+                "pyraminx" => "U L' r",
+                _ => "R U",
+            };
+            let pos = p.parse(&Input::Scramble(scramble)).unwrap();
+            let solver = p.load(&dir, true).unwrap();
+            let sol = solver.solve(&pos, &Options::default()).unwrap();
+            assert!(sol.moves.len() <= 3, "{}: {}", p.name(), sol.text());
+            let s = solver.scramble(7).unwrap();
+            let pos = p.parse(&Input::Scramble(&s.moves)).unwrap();
+            if let (Some(text), State::Cube(st)) = (&s.state, &pos.state) {
+                let again = p.parse(&Input::State { text, order: None }).unwrap();
+                assert!(
+                    matches!(&again.state, State::Cube(t) if t == st),
+                    "{}",
+                    p.name()
+                );
+            }
+            solver.solve(&pos, &Options::default()).unwrap();
+        }
+        assert!(matches!(find("megaminx"), Err(SolveError::Input(_))));
+    }
+}
