@@ -32,6 +32,7 @@
 //! final orientations (I, x2, y2, z2) shortens stages 2+3 from 12.94 to 12.72.
 
 use crate::cube3::Solver as Solver3;
+use crate::search::{allowed, deepen, next_distance, Clock, Policy, Root, Share, Stage};
 use crate::tables::{load_or_build, nibble, DistanceTable, Nibbles, TableError, Trits};
 use crate::walk_downhill;
 use crate::SolveError;
@@ -51,7 +52,7 @@ use tablegen::validate::validate;
 pub const STAGE_IDS: [&str; 3] = ["4x4x4-ud-stage", "4x4x4-lr-stage", "4x4x4-centers-solve"];
 
 /// One stage: a catalog projection, its moves and its distance table.
-struct Stage {
+struct CentreStage {
     id: &'static str,
     space: FaceletMaskSpace,
     moves: Vec<Move>,
@@ -66,7 +67,7 @@ struct Stage {
 /// The three centre stages of the 4x4x4 (tables, projections, move sets).
 pub struct CentreStages {
     cube: CubeN,
-    stages: [Stage; 3],
+    stages: [CentreStage; 3],
 }
 
 /// Facelet indices of the four centres of `face` on a 4x4x4.
@@ -79,8 +80,13 @@ fn centres_of(cube: &CubeN, face: Face) -> [usize; 4] {
     ]
 }
 
-impl Stage {
-    fn load(id: &'static str, cube: &CubeN, dir: &Path, quiet: bool) -> Result<Stage, TableError> {
+impl CentreStage {
+    fn load(
+        id: &'static str,
+        cube: &CubeN,
+        dir: &Path,
+        quiet: bool,
+    ) -> Result<CentreStage, TableError> {
         let bad = |msg: String| TableError::Build(id.into(), msg);
         let def = catalog::find(id).ok_or_else(|| bad("not in the catalog".into()))?;
         let SpaceDef::Facelets { def: proj, moves } = def.space else {
@@ -110,7 +116,7 @@ impl Stage {
                 space.size()
             )));
         }
-        Ok(Stage {
+        Ok(CentreStage {
             id,
             space,
             moves,
@@ -169,9 +175,9 @@ impl CentreStages {
     pub fn load(dir: &Path, quiet: bool) -> Result<CentreStages, TableError> {
         let cube = CubeN::new(4);
         let stages = [
-            Stage::load(STAGE_IDS[0], &cube, dir, quiet)?,
-            Stage::load(STAGE_IDS[1], &cube, dir, quiet)?,
-            Stage::load(STAGE_IDS[2], &cube, dir, quiet)?,
+            CentreStage::load(STAGE_IDS[0], &cube, dir, quiet)?,
+            CentreStage::load(STAGE_IDS[1], &cube, dir, quiet)?,
+            CentreStage::load(STAGE_IDS[2], &cube, dir, quiet)?,
         ];
         Ok(CentreStages { cube, stages })
     }
@@ -362,24 +368,11 @@ pub struct Solver {
     solver3: Solver3,
 }
 
-/// Order key of a move within its axis: moves on one axis commute, so a search
-/// only takes them in increasing key order.
-fn axis_key(m: Move) -> (usize, usize) {
-    let layer = match m.kind {
-        tablegen::notation::MoveKind::Block(d) => d as usize,
-        _ => 0,
-    };
-    (m.face.axis(), m.face as usize * 4 + layer)
-}
-
-fn allowed(prev: Option<Move>, m: Move) -> bool {
-    match prev {
-        None => true,
-        Some(p) => {
-            let (a, k) = axis_key(p);
-            let (b, l) = axis_key(m);
-            a != b || l > k
-        }
+/// The clock of a solve started at `start`.
+fn clock_of(start: Instant, opts: &Options) -> Clock {
+    Clock {
+        soft: start + opts.time_budget,
+        hard: start + opts.hard_limit.max(opts.time_budget),
     }
 }
 
@@ -393,51 +386,11 @@ struct N3 {
     edges: u8,
 }
 
+/// Phase 3 as a stage of the engine: IDA* on the phase-3 centre distance
+/// and the exact pairing distance (followed move by move in the mod-3
+/// table); any node where both are 0 is a goal.
 struct P3<'a> {
     s: &'a Solver,
-    path: Vec<usize>,
-    nodes: u64,
-    limit: u64,
-    /// Solutions wanted; once the first is found, the search goes on for at
-    /// most `more_nodes` nodes.
-    want: usize,
-    more_nodes: u64,
-    /// Index of the root being searched.
-    root: usize,
-    /// (root, phase-3 moves) of each solution found.
-    out: Vec<(usize, Vec<usize>)>,
-    clock: Clock,
-    /// The clock stopped the search.
-    expired: bool,
-}
-
-/// The time limits of one solve: past `soft` (the time budget) a search stops
-/// as soon as it has something; past `hard` it stops with nothing.
-#[derive(Clone, Copy, Debug)]
-struct Clock {
-    soft: Instant,
-    hard: Instant,
-}
-
-impl Clock {
-    fn new(start: Instant, opts: &Options) -> Clock {
-        Clock {
-            soft: start + opts.time_budget,
-            hard: start + opts.hard_limit.max(opts.time_budget),
-        }
-    }
-
-    /// Whether a search that has found something (or not) should stop. Reads
-    /// the time only every 16,384 nodes.
-    #[inline]
-    fn expired(&self, nodes: u64, found: bool) -> bool {
-        nodes & 0x3fff == 0 && self.expired_now(found)
-    }
-
-    fn expired_now(&self, found: bool) -> bool {
-        let now = Instant::now();
-        now >= self.hard || (found && now >= self.soft)
-    }
 }
 
 impl Solver {
@@ -461,18 +414,6 @@ impl Solver {
             }
         }
         Ok(d)
-    }
-
-    /// Pairing distance of a neighbour of a state at distance `edges`, from the
-    /// neighbour's residue `t` (distance mod 3): neighbours are one nearer, level
-    /// or one further, and the residue says which.
-    #[inline]
-    fn next_edges(&self, edges: u8, t: u8) -> u8 {
-        match (t + 3 - edges % 3) % 3 {
-            0 => edges,
-            1 => edges + 1,
-            _ => edges.saturating_sub(1),
-        }
     }
 }
 
@@ -692,30 +633,9 @@ struct N2 {
 /// node is pruned when both frames' bounds exceed what is left.
 struct P2<'a> {
     s: &'a Solver,
-    path: Vec<usize>,
-    nodes: u64,
-    limit: u64,
-    want: usize,
-    /// Index of the phase-1 candidate being searched.
-    start: usize,
-    /// Node count at which the current length is given up.
-    level_end: u64,
-    /// (phase-1 candidate, phase-2 moves, leaf in the frame turned by `y`) of
-    /// each leaf found.
-    out: Vec<(usize, Vec<usize>, bool)>,
-    clock: Clock,
-    /// The clock stopped the search.
-    expired: bool,
 }
 
 impl P2<'_> {
-    /// Enough leaves, or the node budget spent with some, or out of time.
-    fn done(&self) -> bool {
-        self.expired
-            || self.out.len() >= self.want
-            || (!self.out.is_empty() && self.nodes > self.limit)
-    }
-
     fn h(&self, n: &N2) -> usize {
         (0..2)
             .map(|t| {
@@ -769,48 +689,43 @@ impl P2<'_> {
         }
         frames
     }
+}
 
-    /// Every path of exactly `bound - g` more moves to a goal is recorded; true
-    /// once enough are found or the node budget is spent (with one found).
-    fn dfs(&mut self, n: &N2, g: usize, bound: usize, prev: Option<Move>) -> bool {
-        self.nodes += 1;
-        let frames = self.within(n, bound - g);
-        if frames == 0 {
-            return false;
+impl Stage for P2<'_> {
+    type Node = N2;
+
+    fn prune(&self, n: &N2, left: usize) -> bool {
+        self.within(n, left) == 0
+    }
+
+    /// Every path of exactly the length searched that ends in the goal: the
+    /// tag is the frame (1: turned by `y`).
+    fn goal(&self, n: &N2, left: usize) -> Option<u8> {
+        if left > 0 {
+            return None;
         }
-        if g == bound {
-            // Split: one wing of each dedge in each class. Phase 3 keeps the
-            // parity of sigma, and sigma's parity is that of the wing permutation
-            // (even here) plus the number of dedges whose high piece sits in the
-            // low class: that number must be even too (else OLL parity).
-            for t in 0..2 {
-                if frames & (1 << t) == 0 {
-                    continue;
-                }
-                let pos = self.frame(n, t);
+        // Split: one wing of each dedge in each class. Phase 3 keeps the
+        // parity of sigma, and sigma's parity is that of the wing permutation
+        // (even here) plus the number of dedges whose high piece sits in the
+        // low class: that number must be even too (else OLL parity).
+        let frames = self.within(n, 0);
+        (0..2u8).find(|&t| {
+            frames & (1 << t) != 0 && {
+                let pos = self.frame(n, t as usize);
                 let split = (0..12).all(|d| (pos[d] < 12) != (pos[d + 12] < 12));
                 let flipped = (0..12).filter(|&d| pos[d] >= 12).count();
-                if split && flipped % 2 == 0 {
-                    self.out.push((self.start, self.path.clone(), t == 1));
-                    break;
-                }
+                split && flipped % 2 == 0
             }
-            return self.out.len() >= self.want;
-        }
-        if self.clock.expired(self.nodes, !self.out.is_empty()) {
-            self.expired = true;
-        }
-        if self.expired
-            || self.nodes > self.level_end
-            || (self.nodes > self.limit && !self.out.is_empty())
-        {
-            return true;
-        }
-        // Children in two passes: their sides-stage entries (both frames) are
-        // prefetched together (the cache misses overlap), then children failing
-        // that bound are counted and dropped before their wings are moved.
+        })
+    }
+
+    /// Children in two passes: their sides-with-parity entries (both frames)
+    /// are prefetched together (the cache misses overlap), then children
+    /// failing that bound are counted and dropped before their wings are moved.
+    fn expand(&self, n: &N2, prev: Option<usize>, left: usize, out: &mut Vec<(usize, N2)>) -> u64 {
         let s = self.s;
-        let left = bound - g - 1;
+        let left = left - 1;
+        let prev = prev.map(|i| s.p2_moves[i]);
         let either = &s.sides_either;
         let mut kids = [(0usize, 0usize, (0u16, 0u16)); 28];
         let mut k = 0;
@@ -825,22 +740,17 @@ impl P2<'_> {
             kids[k] = (i, r, fb);
             k += 1;
         }
+        let mut dropped = 0;
         for &(i, r, fb) in &kids[..k] {
             let odd = n.odd ^ s.p2_odd[i];
             if nibble(either, 2 * r + odd as usize) > left {
-                self.nodes += 1;
+                dropped += 1;
                 continue;
             }
             // Each frame's distance, for the survivors only.
-            let next = s.step2(n, i, fb, s.frame_sides(fb, r, odd));
-            self.path.push(i);
-            let stop = self.dfs(&next, g + 1, bound, Some(s.p2_moves[i]));
-            self.path.pop();
-            if stop {
-                return true;
-            }
+            out.push((i, s.step2(n, i, fb, s.frame_sides(fb, r, odd))));
         }
-        false
+        dropped
     }
 }
 
@@ -849,46 +759,30 @@ impl P3<'_> {
         let c = self.s.centres3.dist[2 * n.centres as usize + n.pll as usize] as usize;
         c.max(n.edges as usize)
     }
+}
 
-    fn dfs(&mut self, n: &N3, g: usize, bound: usize, prev: Option<Move>) -> bool {
-        self.nodes += 1;
-        if self.clock.expired(self.nodes, !self.out.is_empty()) {
-            self.expired = true;
-        }
-        if self.expired {
-            return true;
-        }
-        if self.nodes > self.limit {
-            return false;
-        }
-        let h = self.h(n);
-        if h == 0 {
-            // Shorter solutions may come again when a level was cut short.
-            if !self
-                .out
-                .iter()
-                .any(|(r, p)| *r == self.root && *p == self.path)
-            {
-                if self.out.is_empty() {
-                    self.limit = self.limit.min(self.nodes + self.more_nodes);
-                }
-                self.out.push((self.root, self.path.clone()));
-            }
-            return self.out.len() >= self.want;
-        }
-        if g + h > bound {
-            return false;
-        }
-        // Children in two passes: the centre bound (a small table) first; the
-        // survivors' entries in the big pairing table are prefetched together so
-        // that their cache misses overlap, then checked in move order.
-        let left = bound - g - 1;
+impl Stage for P3<'_> {
+    type Node = N3;
+
+    fn prune(&self, n: &N3, left: usize) -> bool {
+        self.h(n) > left
+    }
+
+    fn goal(&self, n: &N3, _left: usize) -> Option<u8> {
+        (self.h(n) == 0).then_some(0)
+    }
+
+    /// Children in two passes: the centre bound (a small table) first; the
+    /// survivors' entries in the big pairing table are prefetched together
+    /// so that their cache misses overlap, then read in move order.
+    fn expand(&self, n: &N3, prev: Option<usize>, left: usize, out: &mut Vec<(usize, N3)>) -> u64 {
         let s = self.s;
+        let left = left - 1;
+        let prev = prev.map(|i| s.p3_moves[i]);
         let mut kids = [(0usize, 0u16, [0u8; 12], 0usize); 17];
         let mut k = 0;
         for &i in &s.p3_active {
-            let m = s.p3_moves[i];
-            if !allowed(prev, m) {
+            if !allowed(prev, s.p3_moves[i]) {
                 continue;
             }
             let centres = s.centres3.moves[n.centres as usize][i];
@@ -904,20 +798,17 @@ impl P3<'_> {
         }
         for &(i, centres, sigma, r) in &kids[..k] {
             let t = tablefmt::trit(s.pair_tab.bytes(), r);
-            let next = N3 {
-                centres,
-                sigma,
-                pll: n.pll ^ s.p3_pll[i],
-                edges: s.next_edges(n.edges, t),
-            };
-            self.path.push(i);
-            let stop = self.dfs(&next, g + 1, bound, Some(s.p3_moves[i]));
-            self.path.pop();
-            if stop {
-                return true;
-            }
+            out.push((
+                i,
+                N3 {
+                    centres,
+                    sigma,
+                    pll: n.pll ^ s.p3_pll[i],
+                    edges: next_distance(n.edges, t),
+                },
+            ));
         }
-        false
+        0
     }
 }
 
@@ -1041,7 +932,7 @@ impl Solver {
         let st = &self.stages.stages[0];
         let root = st.rank(state)?;
         fn go(
-            st: &Stage,
+            st: &CentreStage,
             r: u64,
             left: usize,
             path: &mut Vec<usize>,
@@ -1178,18 +1069,7 @@ impl Solver {
                 }
             }
         }
-        let mut p2 = P2 {
-            s: self,
-            path: Vec::new(),
-            nodes: 0,
-            limit: opts.phase2_nodes,
-            want: opts.phase2_candidates,
-            start: 0,
-            level_end: 0,
-            out: Vec::new(),
-            clock,
-            expired: clock.expired_now(false),
-        };
+        let p2 = P2 { s: self };
         // The most promising starts by their bound on phases 1 and 2, first.
         let mut starts: Vec<_> = starts
             .into_iter()
@@ -1197,48 +1077,35 @@ impl Solver {
             .collect();
         starts.sort_by_key(|(lower, st)| (*lower, st.0.len()));
         starts.truncate(opts.phase1_candidates);
-        let (lower, starts): (Vec<usize>, Vec<_>) = starts.into_iter().unzip();
+        let roots: Vec<Root<N2>> = starts
+            .iter()
+            .map(|(lower, (m1, _, node, _))| Root {
+                node: *node,
+                before: m1.len(),
+                lower: *lower,
+            })
+            .collect();
         // Deepen on the length of phases 1 and 2 together, over every start.
-        let mut total = lower.iter().copied().min().unwrap_or(0);
-        // A level that has not given enough after `level_nodes` is left for the
-        // next: the wing split with an even flip count can be rare at one length
-        // (it correlates with the centres) and common one move later.
-        // The budget of a length grows fourfold with each length over the first
-        // bound; from six over, lengths run to completion (a goal is always
-        // reachable, so this ends).
-        let first = total;
-        while total <= 60 {
-            let over = (total - first) as u32;
-            let mut budget = if over < 6 {
-                opts.phase2_level_nodes * 4u64.pow(over)
-            } else {
-                u64::MAX
-            };
-            // Each start gets an equal share of what is left of the length's
-            // budget, so that a start whose leaves are rare at this length does
-            // not starve the others.
-            let mut eligible = (0..starts.len()).filter(|&k| lower[k] <= total).count() as u64;
-            for (k, (m1, _, root, _)) in starts.iter().enumerate() {
-                if lower[k] > total {
-                    continue;
-                }
-                let before = p2.nodes;
-                p2.level_end = before.saturating_add(budget / eligible);
-                eligible -= 1;
-                p2.start = k;
-                p2.dfs(root, 0, total - m1.len(), None);
-                budget = budget.saturating_sub(p2.nodes - before);
-                if p2.done() {
-                    break;
-                }
-            }
-            if p2.done() {
-                break;
-            }
-            total += 1;
-        }
-        if p2.out.is_empty() {
-            return Err(if p2.expired {
+        // A length that has not given enough after its budget is left for the
+        // next: the wing split with an even flip count can be rare at one
+        // length (it correlates with the centres) and common one move later.
+        // The budget of a length grows fourfold with each length over the
+        // first bound; from six over, lengths run to completion (a goal is
+        // always reachable, so this ends).
+        let policy = Policy {
+            want: opts.phase2_candidates,
+            level_nodes: opts.phase2_level_nodes,
+            growth: 4,
+            unlimited_after: 6,
+            share: Share::Equal,
+            enough_nodes: opts.phase2_nodes,
+            more_nodes: u64::MAX,
+            max_nodes: u64::MAX,
+            max_total: 60,
+        };
+        let found = deepen(&p2, &roots, &policy, clock);
+        if found.found.is_empty() {
+            return Err(if found.expired {
                 SolveError::OutOfTime("phase 2".into())
             } else {
                 SolveError::Internal("phase 2 found nothing within 60 moves".into())
@@ -1246,8 +1113,9 @@ impl Solver {
         }
         let mut out = Vec::new();
         seen.clear();
-        for (k, path, turned) in p2.out {
-            let (m1, s1, _, axis) = &starts[k];
+        for f in found.found {
+            let (path, turned) = (f.path, f.tag == 1);
+            let (m1, s1, _, axis) = &starts[f.root].1;
             let m2: Vec<Move> = path.iter().map(|&i| self.p2_moves[i]).collect();
             let mut s = s1.clone();
             cube.apply_alg(&mut s, &m2);
@@ -1283,7 +1151,7 @@ impl Solver {
             all_axes: false,
             ..Options::default()
         };
-        let clock = Clock::new(Instant::now(), &opts);
+        let clock = clock_of(Instant::now(), &opts);
         let mut c = self.reduce_candidates(state, &opts, clock)?;
         let mut c = c.swap_remove(0);
         if c.turned {
@@ -1384,43 +1252,26 @@ impl Solver {
     /// Solves a checked state with the U colour ending on U, R on R and so on.
     fn solve_in_frame(&self, state: &[u8], opts: Options) -> Result<Solution4, SolveError> {
         let start = Instant::now();
-        let clock = Clock::new(start, &opts);
+        let clock = clock_of(start, &opts);
         let cube = &self.stages.cube;
         let cands = self.reduce_candidates(state, &opts, clock)?;
         // Phase 3 over every candidate at once: total length L = 0, 1, ...; the
         // first candidate whose phase 3 fits in L - (its phases 1 and 2) wins.
+        let p3 = P3 { s: self };
         let mut roots = Vec::new();
         for c in &cands {
-            let root = self.node3(&c.state)?;
-            let h = P3 {
-                s: self,
-                path: Vec::new(),
-                nodes: 0,
-                limit: 0,
-                want: 1,
-                more_nodes: 0,
-                root: 0,
-                out: Vec::new(),
-                clock,
-                expired: false,
-            }
-            .h(&root);
-            roots.push((c.lens[0] + c.lens[1], h, root, c));
+            let node = self.node3(&c.state)?;
+            let before = c.lens[0] + c.lens[1];
+            roots.push((
+                Root {
+                    node,
+                    before,
+                    lower: before + p3.h(&node),
+                },
+                c,
+            ));
         }
-        roots.sort_by_key(|r| r.0 + r.1);
-        let mut p3 = P3 {
-            s: self,
-            path: Vec::new(),
-            nodes: 0,
-            limit: opts.exact_nodes,
-            want: opts.phase3_solutions.max(1),
-            more_nodes: opts.phase3_more_nodes,
-            root: 0,
-            out: Vec::new(),
-            clock,
-            expired: false,
-        };
-        let mut total = roots[0].0 + roots[0].1;
+        roots.sort_by_key(|r| r.0.lower);
         // As in phase 2, a length that takes too long is left for the next one,
         // where solutions are denser. Once one solution is found, the search goes
         // on a little for more (each ends in a different 3x3x3).
@@ -1429,41 +1280,28 @@ impl Solver {
         // else it would be searched again, deeper, at every next length, never
         // letting the others be tried, until the depth-first search ends in a
         // very long path (seen: 58 moves where other roots had 14).
-        let mut spent = vec![false; roots.len()];
-        loop {
-            p3.limit = (p3.nodes + opts.phase3_level_nodes).min(opts.exact_nodes);
-            if !(0..roots.len()).any(|k| !spent[k] && roots[k].0 + roots[k].1 <= total) {
-                spent.iter_mut().for_each(|x| *x = false);
-            }
-            for (k, r) in roots.iter().enumerate() {
-                if r.0 + r.1 > total {
-                    break;
-                }
-                if spent[k] {
-                    continue;
-                }
-                p3.root = k;
-                if p3.dfs(&r.2, 0, total - r.0, None) {
-                    break;
-                }
-                if p3.nodes > p3.limit {
-                    spent[k] = true;
-                    break;
-                }
-            }
-            if !p3.out.is_empty() {
-                break;
-            }
-            if p3.expired {
-                return Err(SolveError::OutOfTime("phase 3".into()));
-            }
-            if p3.nodes >= opts.exact_nodes {
-                return Err(SolveError::Internal(format!(
-                    "phase 3 found nothing within {} nodes (total {total})",
+        let policy = Policy {
+            want: opts.phase3_solutions,
+            level_nodes: opts.phase3_level_nodes,
+            growth: 1,
+            unlimited_after: u32::MAX,
+            share: Share::PassOverSpent,
+            enough_nodes: u64::MAX,
+            more_nodes: opts.phase3_more_nodes,
+            max_nodes: opts.exact_nodes,
+            max_total: usize::MAX,
+        };
+        let stage_roots: Vec<Root<N3>> = roots.iter().map(|r| r.0).collect();
+        let found = deepen(&p3, &stage_roots, &policy, clock);
+        if found.found.is_empty() {
+            return Err(if found.expired {
+                SolveError::OutOfTime("phase 3".into())
+            } else {
+                SolveError::Internal(format!(
+                    "phase 3 found nothing within {} nodes",
                     opts.exact_nodes
-                )));
-            }
-            total += 1;
+                ))
+            });
         }
         // The 3x3x3 finish of each phase-3 solution; the shortest whole wins.
         // Each finish only has to beat the best so far, in what is left of the
@@ -1472,8 +1310,8 @@ impl Solver {
         // The reduced cubes, each once: phase-3 solutions of one length from
         // different candidates often end in the same 3x3x3.
         let mut finals: Vec<(&Candidate, Vec<Move>, Vec<Move>, CubieCube)> = Vec::new();
-        for (k, path3) in &p3.out {
-            let cand = roots[*k].3;
+        for f in &found.found {
+            let (cand, path3) = (roots[f.root].1, &f.path);
             let mut s = cand.state.clone();
             let m3: Vec<Move> = path3.iter().map(|&i| self.p3_moves[i]).collect();
             cube.apply_alg(&mut s, &m3);

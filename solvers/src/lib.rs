@@ -7,9 +7,9 @@ pub mod cube2;
 pub mod cube3;
 pub mod cube4;
 pub mod domino;
-pub mod ida;
 pub mod puzzle;
 pub mod pyraminx;
+pub mod search;
 pub mod tables;
 
 /// Why a solve failed.

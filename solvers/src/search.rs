@@ -1,0 +1,480 @@
+//! The staged-search engine: iterative deepening over many roots at once,
+//! for every solver that is a chain of stages.
+//!
+//! A [`Stage`] is data plus small functions: when a node can be pruned (its
+//! lower bound, read from tables, exceeds the moves left), when it is a goal,
+//! and its children (made in a batch, so that their table entries can be
+//! prefetched together). [`deepen`] runs a stage from many roots — the
+//! candidates an earlier stage handed on, each with the moves it already took
+//! — deepening on the *total* length, so the shortest chain found first is the
+//! shortest over all roots, with per-length node budgets shared among the
+//! roots, several solutions collected after the first, and a [`Clock`] for the
+//! whole solve.
+//!
+//! What it is not for: a single optimal table walk (a complete distance table
+//! is walked downhill, [`crate::walk_downhill`]) and the 3x3x3 two-phase
+//! solver, whose search is tuned to its own coordinates.
+
+use std::time::Instant;
+use tablegen::notation::{Move, MoveKind};
+
+/// One stage of a solver as the engine sees it.
+pub trait Stage {
+    /// A search node: small and copied.
+    type Node: Copy;
+    /// Whether `n` cannot reach a goal within `left` moves.
+    fn prune(&self, n: &Self::Node, left: usize) -> bool;
+    /// Whether `n`, not pruned with `left` moves left, is a goal; the tag
+    /// says how (for example in which frame), for the caller.
+    fn goal(&self, n: &Self::Node, left: usize) -> Option<u8>;
+    /// Appends the children of `n` worth visiting with `left - 1` moves left
+    /// (`left >= 1`) as (move index, child), after the move `prev`; returns how
+    /// many it dropped by a cheap bound (they count as visited nodes).
+    fn expand(
+        &self,
+        n: &Self::Node,
+        prev: Option<usize>,
+        left: usize,
+        kids: &mut Vec<(usize, Self::Node)>,
+    ) -> u64;
+}
+
+/// A root of a stage: its node, the moves before it, and a lower bound on
+/// its total length (those moves plus the stage's bound).
+#[derive(Clone, Copy, Debug)]
+pub struct Root<N> {
+    /// The node.
+    pub node: N,
+    /// Moves taken before this stage.
+    pub before: usize,
+    /// `before` plus a lower bound of this stage.
+    pub lower: usize,
+}
+
+/// A solution of a stage: the root it starts from, its moves (indices), and
+/// the goal's tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Index of the root.
+    pub root: usize,
+    /// Move indices.
+    pub path: Vec<usize>,
+    /// What [`Stage::goal`] said.
+    pub tag: u8,
+}
+
+/// The time limits of one solve: past `soft` (the time budget) a search
+/// stops as soon as it has something; past `hard` it stops with nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    /// The time budget's end.
+    pub soft: Instant,
+    /// The hard limit's end.
+    pub hard: Instant,
+}
+
+impl Clock {
+    /// Whether a search that has found something (or not) should stop,
+    /// reading the time only every 16,384 nodes.
+    #[inline]
+    pub fn expired(&self, nodes: u64, found: bool) -> bool {
+        nodes & 0x3fff == 0 && self.expired_now(found)
+    }
+
+    /// Whether a search that has found something (or not) should stop now.
+    pub fn expired_now(&self, found: bool) -> bool {
+        let now = Instant::now();
+        now >= self.hard || (found && now >= self.soft)
+    }
+}
+
+/// How one total length's node budget is spent across the roots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Share {
+    /// Each root in reach gets an equal share of what is left of the
+    /// length's budget (a root whose goals are rare at this length does not
+    /// starve the others).
+    Equal,
+    /// The roots are taken in order; one that uses up the length's budget
+    /// ends the length and is passed over at the next lengths until every
+    /// root in reach has been (else one hard root would be searched ever
+    /// deeper while the others wait).
+    PassOverSpent,
+}
+
+/// How a stage deepens.
+#[derive(Clone, Copy, Debug)]
+pub struct Policy {
+    /// Solutions wanted.
+    pub want: usize,
+    /// Node budget of the first total length.
+    pub level_nodes: u64,
+    /// Each further length's budget is this many times the last one's ...
+    pub growth: u64,
+    /// ... and from this many lengths over the first, a length has no
+    /// budget (it runs to completion).
+    pub unlimited_after: u32,
+    /// How a length's budget is shared.
+    pub share: Share,
+    /// Once something is found, stop when the nodes visited pass this.
+    pub enough_nodes: u64,
+    /// Once something is found, go on for at most this many more nodes.
+    pub more_nodes: u64,
+    /// Nodes in all, after which the search gives up.
+    pub max_nodes: u64,
+    /// The longest total length tried.
+    pub max_total: usize,
+}
+
+/// What a run of [`deepen`] gives.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// The solutions found, in the order found.
+    pub found: Vec<Found>,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The clock stopped the search.
+    pub expired: bool,
+}
+
+/// Iterative deepening on the total length over `roots` (best first by
+/// `lower`), as `policy` says.
+pub fn deepen<S: Stage>(
+    stage: &S,
+    roots: &[Root<S::Node>],
+    policy: &Policy,
+    clock: Clock,
+) -> Outcome {
+    let mut run = Run {
+        stage,
+        nodes: 0,
+        path: Vec::new(),
+        root: 0,
+        found: Vec::new(),
+        want: policy.want.max(1),
+        level_end: 0,
+        enough: policy.enough_nodes,
+        more: policy.more_nodes,
+        clock,
+        expired: clock.expired_now(false),
+        kids: Vec::new(),
+    };
+    let Some(first) = roots.iter().map(|r| r.lower).min() else {
+        return Outcome::default();
+    };
+    let mut spent = vec![false; roots.len()];
+    let mut total = first;
+    while total <= policy.max_total && !run.expired && run.nodes < policy.max_nodes {
+        let over = (total - first) as u32;
+        let mut budget = if over >= policy.unlimited_after {
+            u64::MAX
+        } else {
+            policy
+                .level_nodes
+                .saturating_mul(policy.growth.saturating_pow(over))
+        };
+        match policy.share {
+            Share::Equal => {
+                let mut eligible = roots.iter().filter(|r| r.lower <= total).count() as u64;
+                for (k, r) in roots.iter().enumerate() {
+                    if r.lower > total {
+                        continue;
+                    }
+                    let before = run.nodes;
+                    run.level_end = before.saturating_add(budget / eligible);
+                    eligible -= 1;
+                    run.root = k;
+                    run.dfs(&r.node, total - r.before, None);
+                    budget = budget.saturating_sub(run.nodes - before);
+                    if run.done() {
+                        break;
+                    }
+                }
+            }
+            Share::PassOverSpent => {
+                let level_end = run.nodes.saturating_add(budget).min(policy.max_nodes);
+                if !(0..roots.len()).any(|k| !spent[k] && roots[k].lower <= total) {
+                    spent.iter_mut().for_each(|x| *x = false);
+                }
+                run.level_end = level_end;
+                for (k, r) in roots.iter().enumerate() {
+                    if r.lower > total || spent[k] {
+                        continue;
+                    }
+                    run.root = k;
+                    if run.dfs(&r.node, total - r.before, None) && run.done() {
+                        break;
+                    }
+                    if run.nodes > run.level_end {
+                        spent[k] = true;
+                        break;
+                    }
+                }
+            }
+        }
+        if run.done() || !run.found.is_empty() && policy.share == Share::PassOverSpent {
+            break;
+        }
+        total += 1;
+    }
+    Outcome {
+        found: run.found,
+        nodes: run.nodes,
+        expired: run.expired,
+    }
+}
+
+/// One deepening run's state.
+struct Run<'a, S: Stage> {
+    stage: &'a S,
+    nodes: u64,
+    path: Vec<usize>,
+    root: usize,
+    found: Vec<Found>,
+    want: usize,
+    /// Node count at which the current root's length is given up.
+    level_end: u64,
+    enough: u64,
+    more: u64,
+    clock: Clock,
+    expired: bool,
+    /// Children per depth (reused).
+    kids: Vec<Vec<(usize, S::Node)>>,
+}
+
+impl<S: Stage> Run<'_, S> {
+    /// Enough solutions, or the node budget spent with some, or out of time.
+    fn done(&self) -> bool {
+        self.expired
+            || self.found.len() >= self.want
+            || (!self.found.is_empty() && self.nodes > self.enough)
+    }
+
+    /// Visits `n` with `left` moves left; true once the search should stop.
+    fn dfs(&mut self, n: &S::Node, left: usize, prev: Option<usize>) -> bool {
+        self.nodes += 1;
+        if self.clock.expired(self.nodes, !self.found.is_empty()) {
+            self.expired = true;
+        }
+        if self.expired || self.nodes > self.level_end {
+            return true;
+        }
+        if self.stage.prune(n, left) {
+            return false;
+        }
+        if let Some(tag) = self.stage.goal(n, left) {
+            // A length cut short by its budget can give the same path again
+            // at the next length.
+            if !self
+                .found
+                .iter()
+                .any(|f| f.root == self.root && f.path == self.path)
+            {
+                if self.found.is_empty() {
+                    self.level_end = self.level_end.min(self.nodes.saturating_add(self.more));
+                }
+                self.found.push(Found {
+                    root: self.root,
+                    path: self.path.clone(),
+                    tag,
+                });
+            }
+            return self.done();
+        }
+        if left == 0 {
+            return false;
+        }
+        if !self.found.is_empty() && self.nodes > self.enough {
+            return true;
+        }
+        let depth = self.path.len();
+        if self.kids.len() <= depth {
+            self.kids.resize_with(depth + 1, Vec::new);
+        }
+        let mut kids = std::mem::take(&mut self.kids[depth]);
+        kids.clear();
+        self.nodes += self.stage.expand(n, prev, left, &mut kids);
+        let mut stop = false;
+        for &(i, child) in &kids {
+            self.path.push(i);
+            stop = self.dfs(&child, left - 1, Some(i));
+            self.path.pop();
+            if stop {
+                break;
+            }
+        }
+        self.kids[depth] = kids;
+        stop
+    }
+}
+
+/// Order key of a block turn within its axis: turns on one axis commute, so a
+/// search takes them only in increasing key order.
+fn axis_key(m: Move) -> (usize, usize) {
+    let layer = match m.kind {
+        MoveKind::Block(d) => d as usize,
+        _ => 0,
+    };
+    (m.face.axis(), m.face as usize * 4 + layer)
+}
+
+/// The usual move-order pruning: after `prev`, `m` is searched unless both
+/// turn the same axis and `m` does not come later in the axis order (no two
+/// turns of one block in a row; of commuting turns, one order).
+#[inline]
+pub fn allowed(prev: Option<Move>, m: Move) -> bool {
+    match prev {
+        None => true,
+        Some(p) => {
+            let (a, k) = axis_key(p);
+            let (b, l) = axis_key(m);
+            a != b || l > k
+        }
+    }
+}
+
+/// The distance of a neighbour of a state at distance `d`, from the
+/// neighbour's residue `t` (distance mod 3, as `trit` tables store it):
+/// neighbours are one nearer, level or one further, and the residue says
+/// which. Following a mod-3 table move by move gives an exact bound.
+#[inline]
+pub fn next_distance(d: u8, t: u8) -> u8 {
+    match (t + 3 - d % 3) % 3 {
+        0 => d,
+        1 => d + 1,
+        _ => d.saturating_sub(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A toy stage: a counter to bring from `start` to 0 with moves -1, -2,
+    /// +1 (indices 0, 1, 2); bound: ceil(x / 2).
+    struct Counter;
+
+    impl Stage for Counter {
+        type Node = i32;
+        fn prune(&self, n: &i32, left: usize) -> bool {
+            (n.unsigned_abs() as usize).div_ceil(2) > left
+        }
+        fn goal(&self, n: &i32, _left: usize) -> Option<u8> {
+            (*n == 0).then_some(0)
+        }
+        fn expand(
+            &self,
+            n: &i32,
+            _prev: Option<usize>,
+            left: usize,
+            kids: &mut Vec<(usize, i32)>,
+        ) -> u64 {
+            let mut dropped = 0;
+            for (i, d) in [-1, -2, 1].into_iter().enumerate() {
+                let c = n + d;
+                if self.prune(&c, left - 1) {
+                    dropped += 1;
+                } else {
+                    kids.push((i, c));
+                }
+            }
+            dropped
+        }
+    }
+
+    fn clock(ms: u64) -> Clock {
+        let now = Instant::now();
+        Clock {
+            soft: now + Duration::from_millis(ms),
+            hard: now + Duration::from_millis(ms),
+        }
+    }
+
+    fn policy(share: Share, want: usize) -> Policy {
+        Policy {
+            want,
+            level_nodes: 1000,
+            growth: 4,
+            unlimited_after: 6,
+            share,
+            enough_nodes: u64::MAX,
+            more_nodes: u64::MAX,
+            max_nodes: u64::MAX,
+            max_total: 40,
+        }
+    }
+
+    /// The shortest total over several roots wins: a root with more moves
+    /// before it but a shorter stage can beat one with none.
+    #[test]
+    fn shortest_total_over_roots() {
+        let roots = [
+            Root {
+                node: 9,
+                before: 0,
+                lower: 5,
+            },
+            Root {
+                node: 2,
+                before: 3,
+                lower: 4,
+            },
+        ];
+        for share in [Share::Equal, Share::PassOverSpent] {
+            let out = deepen(&Counter, &roots, &policy(share, 1), clock(10_000));
+            assert_eq!(out.found.len(), 1);
+            let f = &out.found[0];
+            assert_eq!((f.root, f.path.as_slice()), (1, &[1][..]), "{share:?}");
+        }
+    }
+
+    /// Several solutions of the shortest length are collected, each once.
+    #[test]
+    fn several_solutions_each_once() {
+        let roots = [Root {
+            node: 4,
+            before: 0,
+            lower: 2,
+        }];
+        let out = deepen(&Counter, &roots, &policy(Share::Equal, 50), clock(10_000));
+        // Length 2: only -2 -2. Length 3: the orders of -1 -1 -2 (3), and
+        // -2 -2 can't be followed by anything at 0. Further: longer paths.
+        assert_eq!(out.found[0].path, vec![1, 1]);
+        let mut paths: Vec<_> = out.found.iter().map(|f| f.path.clone()).collect();
+        paths.sort();
+        paths.dedup();
+        assert_eq!(paths.len(), out.found.len());
+        assert!(out.found.len() >= 4);
+    }
+
+    /// A search with no time left stops at once with nothing.
+    #[test]
+    fn the_clock_stops_a_search() {
+        let roots = [Root {
+            node: 1000,
+            before: 0,
+            lower: 500,
+        }];
+        let out = deepen(&Counter, &roots, &policy(Share::Equal, 1), clock(0));
+        assert!(out.expired && out.found.is_empty());
+    }
+
+    #[test]
+    fn move_order_and_residues() {
+        use tablegen::notation::Face;
+        let r = Move::block(Face::R, 1, 1);
+        let l = Move::block(Face::L, 1, 1);
+        let u = Move::block(Face::U, 1, 1);
+        assert!(!allowed(Some(r), r));
+        assert!(allowed(Some(r), l) != allowed(Some(l), r));
+        assert!(allowed(Some(r), u) && allowed(Some(u), r));
+        for d in 0..20u8 {
+            for n in [d.saturating_sub(1), d, d + 1] {
+                if n.abs_diff(d) <= 1 {
+                    assert_eq!(next_distance(d, n % 3), n, "{d} -> {n}");
+                }
+            }
+        }
+    }
+}
