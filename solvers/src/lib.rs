@@ -7,6 +7,7 @@ pub mod cube2;
 pub mod cube3;
 pub mod cube4;
 pub mod domino;
+pub mod moves;
 pub mod puzzle;
 pub mod pyraminx;
 pub mod search;

@@ -1,0 +1,781 @@
+//! 4x4x4: the reduction solver ([`Solver`]) and the centres in three staged
+//! table walks ([`CentreStages`]).
+//!
+//! [`Solver`] is a three-phase reduction (U/D centres; L/R and F/B centres with
+//! the wings separated into high/low slots; centres and pairing in the group
+//! `<U, D, R, L, F2, B2, Uw2, Dw2, Rw2, Lw2, Fw2, Bw2>`), then the 3x3x3
+//! two-phase solver; it is what `cubesolve solve --puzzle 4x4x4` runs (see its
+//! own documentation for the phases and their bounds). Phases 2 and 3 are
+//! stages of the engine ([`crate::search`]): `phase2` and `phase3` hold their
+//! nodes, bounds and children; this module chains them (candidates from each
+//! phase to the next, ranked by length so far plus the next bound) and
+//! finishes each reduced cube with the 3x3x3 solver.
+
+mod centres;
+mod phase2;
+mod phase3;
+#[cfg(test)]
+mod tests;
+
+use centres::CentreStage;
+pub use centres::{CentreStages, STAGE_IDS};
+
+use crate::cube3::Solver as Solver3;
+use crate::moves::{axis_rotations, recolourings, simplify, whole_turn};
+use crate::search::{allowed, deepen, Clock, Policy, Root, Share};
+use crate::tables::{Nibbles, TableError, Trits};
+use crate::SolveError;
+use phase2::{either_frame, without_dlb_wide, N2, P2};
+use phase3::{PairCentres, N3, P3};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use tablegen::catalog::{self, SpaceDef};
+use tablegen::corners::read_corners;
+use tablegen::cube::CubeN;
+use tablegen::cube3::CubieCube;
+use tablegen::cube4::{odd, PairAllSpace, SideCentresSpace, SplitSpace, Wings};
+use tablegen::notation::{Face, Move};
+use tablegen::validate::validate;
+
+/// Ids of the reduction's own tables, besides the centre stages and the 3x3x3 ones.
+pub const REDUCTION_IDS: [&str; 3] = [
+    "4x4x4-sides-parity",
+    "4x4x4-wings-split3",
+    "4x4x4-wings-pair",
+];
+
+/// Options of a 4x4x4 solve.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Time for the whole solve: the 3x3x3 finishes share what is left (each
+    /// at least `finish_min`).
+    pub time_budget: Duration,
+    /// Phase-1 solutions found (each a phase-2 start), shared among the nine
+    /// (axis, colour pair) choices; copies (one start turned about the U-D axis)
+    /// are dropped, and phase 2 takes the rest in order of their bound on
+    /// phases 1 and 2.
+    pub phase1_candidates: usize,
+    /// Phase-1 solutions up to this many moves longer than optimal are tried.
+    pub phase1_slack: usize,
+    /// Phase 1 on all three axes, each with each colour pair (else the U/D
+    /// colours on U-D only).
+    pub all_axes: bool,
+    /// Phase-2 solutions handed to phase 3, which keeps the shortest total.
+    pub phase2_candidates: usize,
+    /// Node budget of the phase-2 search (it stops early once it has one).
+    pub phase2_nodes: u64,
+    /// Node budget of one phase-2 length before the next is tried.
+    pub phase2_level_nodes: u64,
+    /// Node budget of one phase-3 total length before the next is tried.
+    pub phase3_level_nodes: u64,
+    /// Node budget of the phase-3 IDA* (a safety net: the bound is the exact
+    /// pairing distance, so a search takes far fewer).
+    pub exact_nodes: u64,
+    /// Phase-3 solutions of the shortest total, each finished by the 3x3x3
+    /// solver; the shortest whole is kept.
+    pub phase3_solutions: usize,
+    /// Nodes the phase-3 search goes on for after its first solution.
+    pub phase3_more_nodes: u64,
+    /// Least time each 3x3x3 finish gets (the first even past the time budget:
+    /// once one whole solution is known, the budget ends the solve).
+    pub finish_min: Duration,
+    /// Time after which a solve that has found nothing gives up with
+    /// [`SolveError::OutOfTime`] (never less than the time budget).
+    pub hard_limit: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            phase1_candidates: 4000,
+            phase1_slack: 1,
+            all_axes: true,
+            phase2_candidates: 100,
+            phase2_nodes: 3_000_000,
+            phase2_level_nodes: 500_000,
+            phase3_level_nodes: 3_000_000,
+            exact_nodes: 200_000_000,
+            phase3_solutions: 16,
+            phase3_more_nodes: 500_000,
+            finish_min: Duration::from_millis(5),
+            time_budget: Duration::from_millis(240),
+            hard_limit: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A 4x4x4 solution: outer block turns, with the moves of each phase.
+#[derive(Clone, Debug)]
+pub struct Solution4 {
+    /// The moves, in order.
+    pub moves: Vec<Move>,
+    /// `(phase, moves)` in solution order, then `("merged", k)` if `k` moves
+    /// vanished where one phase's last turn met the next phase's first: the
+    /// phases add up to `moves.len() + k`.
+    pub phases: Vec<(&'static str, usize)>,
+}
+
+/// The 4x4x4 reduction solver.
+///
+/// | phase | goal | moves | bound |
+/// |---|---|---|---|
+/// | `centres-ud` | one colour pair's centres on one axis (each of the 3 x 3 choices: the cube turned and its colours renamed; optimal and +1 solutions) | 36 | `4x4x4-ud-stage` (walk) |
+/// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see the `phase2` module) | least over the two frames of the max of `4x4x4-sides-parity` (side centres and wing parity together) and `4x4x4-wings-split3` on four groups of three dedges |
+/// | `pair` | centres solved, edges paired, no PLL parity (up to `x2 y2 z2`) | 17: `U D R L` turns, `F2 B2`, `Uw2 Rw2 Fw2` | max of the phase-3 centre distance and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
+/// | `3x3x3` | solved | 18 outer face turns | the two-phase solver, on each of up to 16 `pair` solutions; the shortest whole is kept |
+pub struct Solver {
+    stages: CentreStages,
+    wings: Wings,
+    sides: SideCentresSpace,
+    /// `4x4x4-sides-parity`: per sides-stage rank `r` and wing parity `o`
+    /// (entry `2r + o`), the distance to the sides-stage goal with an even
+    /// wing permutation.
+    sides_tab: Nibbles,
+    split: SplitSpace,
+    split_tab: Nibbles,
+    /// Per phase-2 move: wing slot images and whether it permutes the wings oddly.
+    p2_slot: Vec<[u8; 24]>,
+    p2_odd: Vec<bool>,
+    /// Phase-2 moves (the lr-stage set).
+    p2_moves: Vec<Move>,
+    /// The least of `sides_tab` as it is and turned by `y` (nibbles, same
+    /// entries; built at load).
+    sides_either: Vec<u8>,
+    /// Phase-2 moves searched: `Dw Lw2 Bw2` are `Uw Rw2 Fw2` and a whole-cube
+    /// turn (y', x2, z2), so they are left out and the goal is taken in both
+    /// frames the turns reach (see the `phase2` module).
+    p2_active: Vec<usize>,
+    /// The facelet permutations of the eight whole-cube turns that keep the U-D
+    /// axis (`y^k` and `x2 y^k`): facelet `i` of the turned state is facelet
+    /// `p[i]` of the state.
+    ud_turns: Vec<Vec<u8>>,
+    /// Wing slot images of the whole-cube turn `y`; `sides` has `y` as its move
+    /// `p2_moves.len()`.
+    y_slot: [u8; 24],
+    pair: PairAllSpace,
+    pair_tab: Trits,
+    /// Phase-3 moves.
+    p3_moves: Vec<Move>,
+    /// Per phase-3 move: toggles the PLL parity (corner parity + high wing parity).
+    p3_pll: Vec<bool>,
+    /// Phase-3 moves searched: `Dw2 Lw2 Bw2` are `Uw2 Rw2 Fw2` and a whole-cube
+    /// half turn, so with the goal taken up to those turns they are left out.
+    p3_active: Vec<usize>,
+    /// Phase-3 centres: the pairing group's orbit of solved, with its move table
+    /// and distances.
+    centres3: PairCentres,
+    solver3: Solver3,
+}
+
+/// The clock of a solve started at `start`.
+fn clock_of(start: Instant, opts: &Options) -> Clock {
+    Clock {
+        soft: start + opts.time_budget,
+        hard: start + opts.hard_limit.max(opts.time_budget),
+    }
+}
+
+/// A phase-1+2 candidate: moves (on the cube turned for its axis), the length of
+/// each phase, the state after them (turned) and the axis.
+struct Candidate {
+    /// Phases 1 and 2, on the cube turned by `axis_rotations()[axis]`.
+    moves: Vec<Move>,
+    lens: [usize; 2],
+    /// The state after them (on the turned cube, its colours renamed for the
+    /// colour pair phase 1 staged), turned by `y` too if `turned`.
+    state: Vec<u8>,
+    axis: usize,
+    /// Phase 2 ended in the goal turned by `y` (see the `phase2` module).
+    turned: bool,
+}
+
+/// The whole-cube turn `y`.
+fn y_turn() -> Move {
+    whole_turn(Face::U, 1)
+}
+
+impl Solver {
+    /// Loads (or builds) every table the reduction uses from `dir`.
+    pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
+        let bad = |id: &str, msg: String| TableError::Build(id.into(), msg);
+        let stages = CentreStages::load(dir, quiet)?;
+        let moves_of = |id: &str| -> Result<Vec<Move>, TableError> {
+            match catalog::find(id).map(|d| d.space) {
+                Some(SpaceDef::Reduction4 { moves, .. }) => Ok(moves),
+                _ => Err(bad(id, "not a 4x4x4 reduction table".into())),
+            }
+        };
+        let p2_moves = moves_of(REDUCTION_IDS[0])?;
+        if moves_of(REDUCTION_IDS[1])? != p2_moves {
+            return Err(bad(
+                REDUCTION_IDS[1],
+                "move set differs from the sides stage".into(),
+            ));
+        }
+        let p3_moves = moves_of(REDUCTION_IDS[2])?;
+        // The sides space also has the whole-cube turn `y` (its last move).
+        let y = y_turn();
+        let sides = SideCentresSpace::new(&[p2_moves.clone(), vec![y]].concat())
+            .map_err(|e| bad(REDUCTION_IDS[0], e))?;
+        let wings = Wings::new();
+        let y_slot = wings.slot_perm(&stages.cube, y);
+        let p2_active = without_dlb_wide(&p2_moves);
+        let p2_slot: Vec<[u8; 24]> = p2_moves
+            .iter()
+            .map(|&m| wings.slot_perm(&stages.cube, m))
+            .collect();
+        let p2_odd = p2_slot.iter().map(|p| odd(p)).collect();
+        let pair = PairAllSpace::new(&p3_moves).map_err(|e| bad(REDUCTION_IDS[2], e))?;
+        let cs = &stages.stages[2];
+        let p3_centre_move = p3_moves
+            .iter()
+            .map(|m| {
+                cs.moves
+                    .iter()
+                    .position(|x| x == m)
+                    .ok_or_else(|| bad(cs.id, format!("{m} is not in its move set")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let cube = &stages.cube;
+        let face_colour = [0, 1, 2, 3, 4, 5];
+        let p3_pll: Vec<bool> = p3_moves
+            .iter()
+            .zip(&pair.moves)
+            .map(|(&m, (hi, _))| {
+                let mut s = cube.solved();
+                cube.apply(&mut s, m);
+                let (cp, _) = read_corners(cube, &s, &face_colour).expect("corners of a real cube");
+                odd(&cp) ^ odd(hi)
+            })
+            .collect();
+        let p3_active = without_dlb_wide(&p3_moves);
+        let centres3 = PairCentres::new(&stages, &p3_moves, &p3_centre_move, &p3_pll, &p3_active);
+        let sides_tab = Nibbles::load(REDUCTION_IDS[0], dir, quiet)?;
+        let ud_turns = (0..8)
+            .map(|k| {
+                let mut turn = Vec::new();
+                if k % 4 > 0 {
+                    turn.push(whole_turn(Face::U, k % 4));
+                }
+                if k >= 4 {
+                    turn.push(whole_turn(Face::R, 2));
+                }
+                let mut p: Vec<u8> = (0..stages.cube.facelets() as u8).collect();
+                stages.cube.apply_alg(&mut p, &turn);
+                p
+            })
+            .collect();
+        let sides_either = either_frame(&sides, sides_tab.bytes(), p2_moves.len());
+        Ok(Solver {
+            sides_tab,
+            sides_either,
+            ud_turns,
+
+            pair_tab: Trits::load_trits(REDUCTION_IDS[2], dir, quiet)?,
+            split: SplitSpace::new(3, &p2_moves),
+            split_tab: Nibbles::load(REDUCTION_IDS[1], dir, quiet)?,
+            solver3: Solver3::load(dir, quiet)?,
+            stages,
+            wings,
+            sides,
+            p2_slot,
+            p2_odd,
+            p2_moves,
+            p2_active,
+            y_slot,
+            pair,
+            p3_moves,
+            centres3,
+            p3_active,
+            p3_pll,
+        })
+    }
+
+    /// Bytes of every table the solver reads.
+    pub fn table_bytes(&self) -> u64 {
+        let n = |t: &Nibbles| t.bytes().len() as u64;
+        n(&self.sides_tab)
+            + n(&self.split_tab)
+            + n(&self.pair_tab)
+            + self.solver3.table_bytes()
+            + self.stages.table_bytes()
+    }
+
+    /// Phase-1 solutions (U/D centres staged) of the optimal length and up to
+    /// `slack` moves longer, at most `cap`, shortest first, as move indices into
+    /// the ud-stage move list. Each length is enumerated by a depth-first search
+    /// bounded by the (exact) table distance.
+    fn phase1_candidates(
+        &self,
+        state: &[u8],
+        slack: usize,
+        cap: usize,
+    ) -> Result<Vec<Vec<usize>>, String> {
+        let st = &self.stages.stages[0];
+        let root = st.rank(state)?;
+        fn go(
+            st: &CentreStage,
+            r: u64,
+            left: usize,
+            path: &mut Vec<usize>,
+            out: &mut Vec<Vec<usize>>,
+            cap: usize,
+        ) {
+            if left == 0 {
+                if st.table.get(r) == 0 {
+                    out.push(path.clone());
+                }
+                return;
+            }
+            let prev = path.last().map(|&m| st.moves[m]);
+            for m in 0..st.moves.len() {
+                if out.len() >= cap {
+                    return;
+                }
+                if !allowed(prev, st.moves[m]) {
+                    continue;
+                }
+                let t = st.space.rank(st.space.apply(st.space.unrank(r), m));
+                if (st.table.get(t) as usize) < left {
+                    path.push(m);
+                    go(st, t, left - 1, path, out, cap);
+                    path.pop();
+                }
+            }
+        }
+        let opt = st.table.get(root) as usize;
+        let mut out = Vec::new();
+        for len in opt..=opt + slack {
+            go(st, root, len, &mut Vec::new(), &mut out, cap);
+        }
+        if out.is_empty() {
+            return Err("4x4x4-ud-stage: no way down".into());
+        }
+        Ok(out)
+    }
+
+    /// The least, in lexicographic order, of a state's facelets turned by each
+    /// whole-cube turn that keeps the U-D axis: states turned from one another
+    /// by these have the same key. (Phases 2 and 3 are the same problem on
+    /// them: their goals and move sets are closed under these turns, `y` and
+    /// `y'` by taking both frames in phase 2.)
+    fn canonical(&self, s: &[u8]) -> Vec<u8> {
+        self.ud_turns
+            .iter()
+            .map(|p| p.iter().map(|&i| s[i as usize]).collect::<Vec<u8>>())
+            .min()
+            .unwrap_or_default()
+    }
+
+    /// Phases 1 and 2 of a valid state: candidates (moves, phase lengths, state
+    /// after them), shortest first; at most `want`.
+    fn reduce_candidates(
+        &self,
+        state: &[u8],
+        opts: &Options,
+        clock: Clock,
+    ) -> Result<Vec<Candidate>, SolveError> {
+        let cube = &self.stages.cube;
+        let st0 = &self.stages.stages[0];
+        // Phase 1 on each axis: the cube is turned so that the axis is U-D, and the
+        // moves found are renamed for the cube as given at the end.
+        let mut starts = Vec::new();
+        let axes = if opts.all_axes { 3 } else { 1 };
+        // On each axis, each colour pair is staged in turn: the colours are
+        // renamed as a whole-cube turn would (the state stays a real cube, and a
+        // move sequence that solves it solves the original in another
+        // orientation).
+        let recolours = recolourings();
+        let mut seen = std::collections::HashSet::new();
+        for (axis, rotation) in axis_rotations().into_iter().take(axes).enumerate() {
+            let mut turned = state.to_vec();
+            cube.apply_alg(&mut turned, &rotation);
+            for colour in recolours.iter().take(axes) {
+                let turned: Vec<u8> = turned.iter().map(|&c| colour[c as usize]).collect();
+                let cap = opts.phase1_candidates.div_ceil(axes * axes);
+                for p1 in self.phase1_candidates(&turned, opts.phase1_slack, cap)? {
+                    let moves: Vec<Move> = p1.iter().map(|&m| st0.moves[m]).collect();
+                    let mut s = turned.clone();
+                    cube.apply_alg(&mut s, &moves);
+                    // A start that is another one turned (by a whole-cube turn
+                    // keeping the U-D axis) gives the same phases 2 and 3.
+                    if !seen.insert(self.canonical(&s)) {
+                        continue;
+                    }
+                    let root = self.node2(&s)?;
+                    starts.push((moves, s, root, axis));
+                }
+            }
+        }
+        let p2 = P2 { s: self };
+        // The most promising starts by their bound on phases 1 and 2, first.
+        let mut starts: Vec<_> = starts
+            .into_iter()
+            .map(|st| (st.0.len() + p2.h(&st.2), st))
+            .collect();
+        starts.sort_by_key(|(lower, st)| (*lower, st.0.len()));
+        starts.truncate(opts.phase1_candidates);
+        let roots: Vec<Root<N2>> = starts
+            .iter()
+            .map(|(lower, (m1, _, node, _))| Root {
+                node: *node,
+                before: m1.len(),
+                lower: *lower,
+            })
+            .collect();
+        // Deepen on the length of phases 1 and 2 together, over every start.
+        // A length that has not given enough after its budget is left for the
+        // next: the wing split with an even flip count can be rare at one
+        // length (it correlates with the centres) and common one move later.
+        // The budget of a length grows fourfold with each length over the
+        // first bound; from six over, lengths run to completion (a goal is
+        // always reachable, so this ends).
+        let policy = Policy {
+            want: opts.phase2_candidates,
+            level_nodes: opts.phase2_level_nodes,
+            growth: 4,
+            unlimited_after: 6,
+            share: Share::Equal,
+            enough_nodes: opts.phase2_nodes,
+            more_nodes: u64::MAX,
+            max_nodes: u64::MAX,
+            max_total: 60,
+        };
+        let found = deepen(&p2, &roots, &policy, clock);
+        if found.found.is_empty() {
+            return Err(if found.expired {
+                SolveError::OutOfTime("phase 2".into())
+            } else {
+                SolveError::Internal("phase 2 found nothing within 60 moves".into())
+            });
+        }
+        let mut out = Vec::new();
+        seen.clear();
+        for f in found.found {
+            let (path, turned) = (f.path, f.tag == 1);
+            let (m1, s1, _, axis) = &starts[f.root].1;
+            let m2: Vec<Move> = path.iter().map(|&i| self.p2_moves[i]).collect();
+            let mut s = s1.clone();
+            cube.apply_alg(&mut s, &m2);
+            if turned {
+                cube.apply(&mut s, y_turn());
+            }
+            // Ends turned from one another give the same phase 3: one is kept
+            // (the first, whose phases 1 and 2 are no longer).
+            if !seen.insert(self.canonical(&s)) {
+                continue;
+            }
+            let mut moves = m1.clone();
+            moves.extend(&m2);
+            out.push(Candidate {
+                moves,
+                lens: [m1.len(), m2.len()],
+                state: s,
+                axis: *axis,
+                turned,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Phases 1 and 2 (U/D centres staged; L/R and F/B centres staged for the
+    /// pairing group, each dedge with one wing in each class, even wing
+    /// permutation) of a valid state: the moves and the length of each phase.
+    /// The moves end with the whole-cube turn `y` when phase 2 reached its goal
+    /// with the F/B centres on R/L (the lengths do not count it).
+    pub fn reduce_to_pairing(&self, state: &[u8]) -> Result<(Vec<Move>, [usize; 2]), SolveError> {
+        self.check(state)?;
+        let opts = Options {
+            all_axes: false,
+            ..Options::default()
+        };
+        let clock = clock_of(Instant::now(), &opts);
+        let mut c = self.reduce_candidates(state, &opts, clock)?;
+        let mut c = c.swap_remove(0);
+        if c.turned {
+            c.moves.push(y_turn());
+        }
+        Ok((c.moves, c.lens))
+    }
+
+    /// Solves a 4x4x4 facelet state (96 facelets, colours as [`CubeN::solved`]).
+    /// The cube ends solved with the U colour on U, R on R and so on.
+    /// The cube ends solved in the orientation its centres, then its corners,
+    /// are closest to (a solved cube held in any orientation gets the empty
+    /// solution).
+    pub fn solve(&self, state: &[u8], opts: Options) -> Result<Solution4, SolveError> {
+        self.check(state)?;
+        let cube = &self.stages.cube;
+        let rotation = self.frame(state)?;
+        let mut turned = state.to_vec();
+        cube.apply_alg(&mut turned, &rotation);
+        let mut sol = self.solve_in_frame(&turned, opts)?;
+        sol.moves = tablegen::cube::unrotate(&sol.moves, &rotation);
+        let mut s = state.to_vec();
+        cube.apply_alg(&mut s, &sol.moves);
+        if !cube.is_solved(&s) {
+            return Err(SolveError::Internal(
+                "the solution does not solve the cube".into(),
+            ));
+        }
+        Ok(sol)
+    }
+
+    /// The whole-cube turn after which most centre facelets show their face's
+    /// colour, then most corners are solved (the first of
+    /// [`tablegen::cube::rotations24`] on a tie): the orientation the solve
+    /// ends in. A 4x4x4 has no fixed centres; without this, a solved cube
+    /// held in another orientation got moves (`x` was answered `Rw Lw'`).
+    fn frame(&self, state: &[u8]) -> Result<Vec<Move>, SolveError> {
+        let cube = &self.stages.cube;
+        let centres: Vec<(usize, u8)> = Face::ALL
+            .iter()
+            .flat_map(|&f| {
+                [(1, 1), (1, 2), (2, 1), (2, 2)].map(|(r, c)| (cube.index(f, r, c), f as u8))
+            })
+            .collect();
+        let mut best = ((0, 0), Vec::new());
+        for r in tablegen::cube::rotations24() {
+            let mut s = state.to_vec();
+            cube.apply_alg(&mut s, &r);
+            let (cp, co) = read_corners(cube, &s, &[0, 1, 2, 3, 4, 5])?;
+            let score = (
+                centres.iter().filter(|&&(i, c)| s[i] == c).count(),
+                (0..8)
+                    .filter(|&i| cp[i] as usize == i && co[i] == 0)
+                    .count(),
+            );
+            if score > best.0 {
+                best = (score, r);
+            }
+        }
+        Ok(best.1)
+    }
+
+    /// Solves a checked state with the U colour ending on U, R on R and so on.
+    fn solve_in_frame(&self, state: &[u8], opts: Options) -> Result<Solution4, SolveError> {
+        let start = Instant::now();
+        let clock = clock_of(start, &opts);
+        let cube = &self.stages.cube;
+        let cands = self.reduce_candidates(state, &opts, clock)?;
+        // Phase 3 over every candidate at once: total length L = 0, 1, ...; the
+        // first candidate whose phase 3 fits in L - (its phases 1 and 2) wins.
+        let p3 = P3 { s: self };
+        let mut roots = Vec::new();
+        for c in &cands {
+            let node = self.node3(&c.state)?;
+            let before = c.lens[0] + c.lens[1];
+            roots.push((
+                Root {
+                    node,
+                    before,
+                    lower: before + p3.h(&node),
+                },
+                c,
+            ));
+        }
+        roots.sort_by_key(|r| r.0.lower);
+        // As in phase 2, a length that takes too long is left for the next one,
+        // where solutions are denser. Once one solution is found, the search goes
+        // on a little for more (each ends in a different 3x3x3).
+        // A root that used up a length's budget is passed over at the next
+        // lengths until every root in reach has (then all are tried again):
+        // else it would be searched again, deeper, at every next length, never
+        // letting the others be tried, until the depth-first search ends in a
+        // very long path (seen: 58 moves where other roots had 14).
+        let policy = Policy {
+            want: opts.phase3_solutions,
+            level_nodes: opts.phase3_level_nodes,
+            growth: 1,
+            unlimited_after: u32::MAX,
+            share: Share::PassOverSpent,
+            enough_nodes: u64::MAX,
+            more_nodes: opts.phase3_more_nodes,
+            max_nodes: opts.exact_nodes,
+            max_total: usize::MAX,
+        };
+        let stage_roots: Vec<Root<N3>> = roots.iter().map(|r| r.0).collect();
+        let found = deepen(&p3, &stage_roots, &policy, clock);
+        if found.found.is_empty() {
+            return Err(if found.expired {
+                SolveError::OutOfTime("phase 3".into())
+            } else {
+                SolveError::Internal(format!(
+                    "phase 3 found nothing within {} nodes",
+                    opts.exact_nodes
+                ))
+            });
+        }
+        // The 3x3x3 finish of each phase-3 solution; the shortest whole wins.
+        // Each finish only has to beat the best so far, in what is left of the
+        // time budget shared among the finishes still to run.
+        let mut best: Option<Solution4> = None;
+        // The reduced cubes, each once: phase-3 solutions of one length from
+        // different candidates often end in the same 3x3x3.
+        let mut finals: Vec<(&Candidate, Vec<Move>, Vec<Move>, CubieCube)> = Vec::new();
+        for f in &found.found {
+            let (cand, path3) = (roots[f.root].1, &f.path);
+            let mut s = cand.state.clone();
+            let m3: Vec<Move> = path3.iter().map(|&i| self.p3_moves[i]).collect();
+            cube.apply_alg(&mut s, &m3);
+            // The reduced cube as a 3x3x3: corners, one wing per dedge, one centre
+            // per face. Phase 3 may leave the cube turned (x2, y2 or z2): the
+            // 3x3x3 is solved on the turned-back skeleton and its moves renamed
+            // for the cube as it is.
+            let s3 = tablegen::validate::skeleton3(cube, &s);
+            let (rotation, s3) = tablegen::validate::orient_centres(&CubeN::new(3), &s3)
+                .map_err(|e| format!("reduced cube: {e}"))?;
+            let cc = CubieCube::from_facelets(&s3).map_err(|e| format!("reduced cube: {e}"))?;
+            if !finals.iter().any(|f| f.3 == cc) {
+                finals.push((cand, m3, rotation, cc));
+            }
+        }
+        let count = finals.len();
+        for (i, (cand, m3, rotation, cc)) in finals.into_iter().enumerate() {
+            let before = cand.moves.len() + m3.len();
+            let target = match &best {
+                Some(b) => b.moves.len().saturating_sub(before + 1),
+                None => 21,
+            };
+            // Past the time budget, the best so far is the answer.
+            if best.is_some() && start.elapsed() >= opts.time_budget {
+                break;
+            }
+            // A finish that cannot beat the best so far is not tried.
+            if best.is_some() && self.solver3.lower_bound(&cc) > target {
+                continue;
+            }
+            // Each cube gets its share of what is left of the budget (at least
+            // `finish_min`) and keeps shortening within it. The first cube
+            // starts from its first solution within 21 moves; every later one
+            // only looks for finishes that beat the best whole so far.
+            let share = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
+            let end = Instant::now() + share.max(opts.finish_min);
+            let mut below = target + 1;
+            for take_any in [best.is_none(), false] {
+                let rem = end.saturating_duration_since(Instant::now());
+                let found = if take_any {
+                    self.solver3.solve(
+                        &cc,
+                        crate::cube3::Options {
+                            max_length: 21,
+                            time_budget: rem,
+                            strict: false,
+                        },
+                    )
+                } else if rem.is_zero() || below <= 1 {
+                    break;
+                } else {
+                    self.solver3.solve_below(&cc, below, rem)
+                };
+                if found.is_empty() && cc != CubieCube::SOLVED {
+                    break;
+                }
+                below = found.len();
+                let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
+                let m4 = tablegen::cube::unrotate(&m4, &rotation);
+                let mut after = m3.clone();
+                after.extend(&m4);
+                // Phases 3 and 4 were found on the cube turned by `y` if phase 2
+                // ended in the turned frame.
+                if cand.turned {
+                    after = tablegen::cube::unrotate(&after, &[y_turn()]);
+                }
+                let mut all = cand.moves.clone();
+                all.extend(&after);
+                // The moves were found on the cube turned for the candidate's axis.
+                let found_len = all.len();
+                let all = simplify(&tablegen::cube::unrotate(
+                    &all,
+                    &axis_rotations()[cand.axis],
+                ));
+                if best.as_ref().is_none_or(|b| all.len() < b.moves.len()) {
+                    let mut phases = vec![
+                        ("centres-ud", cand.lens[0]),
+                        ("separate", cand.lens[1]),
+                        ("pair", m3.len()),
+                        ("3x3x3", m4.len()),
+                    ];
+                    if found_len > all.len() {
+                        phases.push(("merged", found_len - all.len()));
+                    }
+                    best = Some(Solution4 { moves: all, phases });
+                }
+                if !take_any {
+                    // `solve_below` returns at its deadline or when nothing
+                    // shorter exists: there is nothing more to look for.
+                    break;
+                }
+            }
+        }
+        best.ok_or_else(|| SolveError::Internal("no phase-3 solution".into()))
+    }
+
+    /// Refuses a state that is not a real 4x4x4.
+    fn check(&self, state: &[u8]) -> Result<(), SolveError> {
+        validate(&self.stages.cube, state).map_err(SolveError::Input)?;
+        self.wings.read(state).map_err(SolveError::Input)?;
+        Ok(())
+    }
+}
+
+/// The 4x4x4 in the [`crate::puzzle`] registry.
+pub struct Cube4Puzzle;
+
+impl crate::puzzle::Puzzle for Cube4Puzzle {
+    fn name(&self) -> &'static str {
+        "4x4x4"
+    }
+    fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
+        let pos = crate::puzzle::parse_cube(4, input)?;
+        // Refuse a bad state before loading (or building) any table.
+        let st = crate::puzzle::cube_state(&pos)?;
+        validate(&CubeN::new(4), st).map_err(SolveError::Input)?;
+        Wings::new().read(st).map_err(SolveError::Input)?;
+        Ok(pos)
+    }
+    fn load(
+        &self,
+        tables: &Path,
+        quiet: bool,
+    ) -> Result<Box<dyn crate::puzzle::Solve>, SolveError> {
+        Ok(Box::new(Solver::load(tables, quiet)?))
+    }
+}
+
+impl crate::puzzle::Solve for Solver {
+    fn solve(
+        &self,
+        position: &crate::puzzle::Position,
+        opts: &crate::puzzle::Options,
+    ) -> Result<crate::Solution, SolveError> {
+        let mut o = Options {
+            hard_limit: opts.hard_limit,
+            ..Options::default()
+        };
+        if let Some(t) = opts.time_budget {
+            o.time_budget = t;
+        }
+        let sol = Solver::solve(self, crate::puzzle::cube_state(position)?, o)?;
+        Ok(crate::Solution {
+            moves: sol.moves.iter().map(|m| m.to_string()).collect(),
+            phases: sol
+                .phases
+                .iter()
+                .map(|&(k, v)| (k.to_string(), v))
+                .collect(),
+        })
+    }
+    fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
+        let state = tablegen::cube4::random_state(rand::Rng::gen(&mut crate::puzzle::rng(seed)));
+        let sol = crate::puzzle::Solve::solve(
+            self,
+            &crate::puzzle::Position {
+                state: crate::puzzle::State::Cube(state.clone()),
+                setup: None,
+            },
+            &crate::puzzle::Options::default(),
+        )?;
+        crate::puzzle::cube_scramble(4, &sol)
+    }
+}

@@ -1,0 +1,233 @@
+//! Phase 2 of the 4x4x4 reduction as a stage of the engine: the side
+//! centres staged for the pairing group with an even wing permutation, and the
+//! wings split (one of each dedge in each class, an even number flipped).
+
+use super::Solver;
+use crate::search::{allowed, Stage};
+use crate::tables::nibble;
+use tablegen::bfs::Space;
+use tablegen::cube4::{odd, SideCentresSpace};
+use tablegen::notation::{Face, Move};
+
+/// Per entry `2r + o` of `par` (`4x4x4-sides-parity`), the least of its distance
+/// as it is and turned by the move `y` of `sides` (which keeps the wing
+/// parity: it permutes the wings in six 4-cycles). Nibbles, as `par`.
+pub(super) fn either_frame(sides: &SideCentresSpace, par: &[u8], y: usize) -> Vec<u8> {
+    let mut out = vec![0u8; par.len()];
+    for r in 0..sides.size() as usize {
+        let (f, b) = sides.unrank(r as u64);
+        let (fy, by) = sides.apply(f, b, y);
+        let ry = sides.rank(fy, by) as usize;
+        for o in 0..2 {
+            let i = 2 * r + o;
+            let d = nibble(par, i).min(nibble(par, 2 * ry + o)) as u8;
+            out[i >> 1] |= d << ((i & 1) << 2);
+        }
+    }
+    out
+}
+
+/// Indices of `moves` other than the wide turns of D, L and B: each of those is
+/// the wide turn of the opposite face and a whole-cube turn, which phases 2 and
+/// 3 take care of by their goals.
+pub(super) fn without_dlb_wide(moves: &[Move]) -> Vec<usize> {
+    (0..moves.len())
+        .filter(|&i| {
+            let m = moves[i];
+            !(m.kind == tablegen::notation::MoveKind::Block(2)
+                && matches!(m.face, Face::D | Face::L | Face::B))
+        })
+        .collect()
+}
+
+/// Phase-2 node: sides-stage coordinate, slot of each wing piece, wing parity,
+/// and the sides-with-parity distances of the node as it is and turned by `y`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct N2 {
+    pub(super) f: u16,
+    pub(super) b: u16,
+    pub(super) pos: [u8; 24],
+    pub(super) odd: bool,
+    pub(super) sides: [u8; 2],
+}
+
+/// Phase-2 search: IDA* on the sides-with-parity table; the
+/// wing split (one wing of each dedge in each class) is checked at the leaves.
+///
+/// Only 23 of the 28 moves are searched (`Dw Lw2 Bw2` left out): `Dw` is `Uw`
+/// followed by the whole-cube turn `y'`, and `Lw2`, `Bw2` are `Rw2`, `Fw2`
+/// followed by `x2`, `z2`. The goal is closed under `x2 y2 z2` (they are in the
+/// pairing group), so a 28-move solution is a 23-move one that ends in the goal
+/// either as the cube is or turned by `y` (F/B centres on R/L). The search takes
+/// both frames as goals: a leaf in the turned frame is turned by `y` before
+/// phase 3. The tables are distances under all 28 moves to the unturned goal,
+/// so each frame's bound reads them on the node as it is or turned by `y`, and a
+/// node is pruned when both frames' bounds exceed what is left.
+pub(super) struct P2<'a> {
+    pub(super) s: &'a Solver,
+}
+
+impl P2<'_> {
+    pub(super) fn h(&self, n: &N2) -> usize {
+        (0..2)
+            .map(|t| {
+                let mut h = n.sides[t] as usize;
+                let pos = self.frame(n, t);
+                for g in 0..4 {
+                    h = h.max(self.split_h(&pos, g));
+                }
+                h
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// Wing positions in frame `t` (0: as is, 1: turned by `y`).
+    #[inline]
+    pub(super) fn frame(&self, n: &N2, t: usize) -> [u8; 24] {
+        if t == 0 {
+            n.pos
+        } else {
+            n.pos.map(|x| self.s.y_slot[x as usize])
+        }
+    }
+
+    /// Bound of the split table on dedges 3g, 3g+1, 3g+2.
+    #[inline]
+    pub(super) fn split_h(&self, pos: &[u8; 24], g: usize) -> usize {
+        let pairs: [(u8, u8); 3] = std::array::from_fn(|i| {
+            let d = 3 * g + i;
+            (pos[d], pos[d + 12])
+        });
+        nibble(self.s.split_tab.bytes(), self.s.split.rank(&pairs) as usize)
+    }
+
+    /// The frames (bit t: frame t) whose bound is at most `limit`, looking at
+    /// the cheap bounds first.
+    #[inline]
+    pub(super) fn within(&self, n: &N2, limit: usize) -> u8 {
+        let mut frames = 0;
+        for t in 0..2 {
+            if n.sides[t] as usize > limit {
+                continue;
+            }
+            // The split table's largest distance is 3: it only prunes below that.
+            if limit >= 3 || {
+                let pos = self.frame(n, t);
+                (0..4).all(|g| self.split_h(&pos, g) <= limit)
+            } {
+                frames |= 1 << t;
+            }
+        }
+        frames
+    }
+}
+
+impl Stage for P2<'_> {
+    type Node = N2;
+
+    fn prune(&self, n: &N2, left: usize) -> bool {
+        self.within(n, left) == 0
+    }
+
+    /// Every path of exactly the length searched that ends in the goal: the
+    /// tag is the frame (1: turned by `y`).
+    fn goal(&self, n: &N2, left: usize) -> Option<u8> {
+        if left > 0 {
+            return None;
+        }
+        // Split: one wing of each dedge in each class. Phase 3 keeps the
+        // parity of sigma, and sigma's parity is that of the wing permutation
+        // (even here) plus the number of dedges whose high piece sits in the
+        // low class: that number must be even too (else OLL parity).
+        let frames = self.within(n, 0);
+        (0..2u8).find(|&t| {
+            frames & (1 << t) != 0 && {
+                let pos = self.frame(n, t as usize);
+                let split = (0..12).all(|d| (pos[d] < 12) != (pos[d + 12] < 12));
+                let flipped = (0..12).filter(|&d| pos[d] >= 12).count();
+                split && flipped % 2 == 0
+            }
+        })
+    }
+
+    /// Children in two passes: their sides-with-parity entries (both frames)
+    /// are prefetched together (the cache misses overlap), then children
+    /// failing that bound are counted and dropped before their wings are moved.
+    fn expand(&self, n: &N2, prev: Option<usize>, left: usize, out: &mut Vec<(usize, N2)>) -> u64 {
+        let s = self.s;
+        let left = left - 1;
+        let prev = prev.map(|i| s.p2_moves[i]);
+        let either = &s.sides_either;
+        let mut kids = [(0usize, 0usize, (0u16, 0u16)); 28];
+        let mut k = 0;
+        for &i in &s.p2_active {
+            if !allowed(prev, s.p2_moves[i]) {
+                continue;
+            }
+            let fb = s.sides.apply(n.f, n.b, i);
+            let r = s.sides.rank(fb.0, fb.1) as usize;
+            let e = 2 * r + (n.odd ^ s.p2_odd[i]) as usize;
+            crate::tables::prefetch(either, e >> 1);
+            kids[k] = (i, r, fb);
+            k += 1;
+        }
+        let mut dropped = 0;
+        for &(i, r, fb) in &kids[..k] {
+            let odd = n.odd ^ s.p2_odd[i];
+            if nibble(either, 2 * r + odd as usize) > left {
+                dropped += 1;
+                continue;
+            }
+            // Each frame's distance, for the survivors only.
+            out.push((i, s.step2(n, i, fb, s.frame_sides(fb, r, odd))));
+        }
+        dropped
+    }
+}
+
+impl Solver {
+    /// Phase-2 node of a state whose U/D centres are staged.
+    pub(super) fn node2(&self, state: &[u8]) -> Result<N2, String> {
+        let piece = self.wings.read(state)?;
+        let mut pos = [0u8; 24];
+        for (slot, &p) in piece.iter().enumerate() {
+            pos[p as usize] = slot as u8;
+        }
+        let (f, b) = self.sides.project(state);
+        Ok(N2 {
+            f,
+            b,
+            pos,
+            odd: odd(&piece),
+            sides: self.frame_sides((f, b), self.sides.rank(f, b) as usize, odd(&piece)),
+        })
+    }
+
+    /// Sides-stage-with-parity distances of side centres `(f, b)` of rank `r`
+    /// and wing parity `odd`, as they are and turned by `y`.
+    #[inline]
+    pub(super) fn frame_sides(&self, (f, b): (u16, u16), r: usize, odd: bool) -> [u8; 2] {
+        let tab = self.sides_tab.bytes();
+        let (fy, by) = self.sides.apply(f, b, self.p2_moves.len());
+        let ry = self.sides.rank(fy, by) as usize;
+        [
+            nibble(tab, 2 * r + odd as usize) as u8,
+            nibble(tab, 2 * ry + odd as usize) as u8,
+        ]
+    }
+
+    /// Phase-2 child of `n` by move `i`, whose side centres `(f, b)` and their
+    /// distances (as is, turned by `y`) are known.
+    #[inline]
+    pub(super) fn step2(&self, n: &N2, i: usize, (f, b): (u16, u16), sides: [u8; 2]) -> N2 {
+        let p = &self.p2_slot[i];
+        N2 {
+            f,
+            b,
+            pos: n.pos.map(|x| p[x as usize]),
+            odd: n.odd ^ self.p2_odd[i],
+            sides,
+        }
+    }
+}

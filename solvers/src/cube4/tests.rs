@@ -1,0 +1,545 @@
+//! Tests of the 4x4x4 solver.
+
+use super::centres::centres_of;
+use super::*;
+use crate::tables::nibble;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::time::Instant;
+use tablegen::bfs::Space;
+use tablegen::notation::MoveKind;
+
+fn stages() -> CentreStages {
+    CentreStages::load(&crate::tables::test_tables_dir(), true).unwrap()
+}
+
+fn all_centres(cube: &CubeN) -> Vec<usize> {
+    Face::ALL
+        .iter()
+        .flat_map(|&f| centres_of(cube, f))
+        .collect()
+}
+
+/// Solved except for a uniformly random arrangement of the 24 centre facelets
+/// (a real 4x4x4 state: centres of one colour are interchangeable, so the
+/// permutation can always be taken even, as the solved corners require).
+fn random_centres(cube: &CubeN, rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
+    let mut s = cube.solved();
+    let cells = all_centres(cube);
+    let mut colours: Vec<u8> = cells.iter().map(|&i| s[i]).collect();
+    colours.shuffle(rng);
+    for (&i, &c) in cells.iter().zip(&colours) {
+        s[i] = c;
+    }
+    s
+}
+
+/// 200-299 random moves: outer block turns, inner slices and whole-cube
+/// rotations (the centres then end up in another orientation).
+fn random_scramble(cube: &CubeN, rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
+    let mut s = cube.solved();
+    for _ in 0..rng.gen_range(200..300) {
+        let face = Face::ALL[rng.gen_range(0..6)];
+        let kind = match rng.gen_range(0..10) {
+            0..=3 => MoveKind::Block(1),
+            4..=7 => MoveKind::Block(2),
+            8 => MoveKind::Slice(2),
+            _ => MoveKind::Rotation,
+        };
+        let turns = rng.gen_range(1..4);
+        cube.apply(&mut s, Move { face, kind, turns });
+    }
+    s
+}
+
+/// Solves `state`, checks every stage (moves in its set, length = table
+/// distance, goal reached on the colours) and returns the stage lengths.
+fn check(st: &CentreStages, state: &[u8]) -> [usize; 3] {
+    let cube = &st.cube;
+    let sol = st.solve(state).unwrap();
+    let mut s = state.to_vec();
+    for (k, (stage, moves)) in st.stages.iter().zip(&sol).enumerate() {
+        assert_eq!(
+            moves.len(),
+            stage.distance(&s).unwrap() as usize,
+            "stage {k}"
+        );
+        for m in moves {
+            assert!(stage.moves.contains(m), "stage {k}: {m} not in its set");
+            let wide_quarter = m.kind == MoveKind::Block(2) && m.turns != 2;
+            match k {
+                0 => assert!(matches!(m.kind, MoveKind::Block(1 | 2))),
+                1 => assert!(
+                    !wide_quarter || m.face.axis() == 0,
+                    "stage 2 uses {m}, which unstages U/D"
+                ),
+                _ => assert!(!wide_quarter, "stage 3 uses {m}"),
+            }
+        }
+        cube.apply_alg(&mut s, moves);
+        let on = |faces: &[Face], colours: &[Face]| {
+            faces.iter().all(|&f| {
+                centres_of(cube, f)
+                    .iter()
+                    .all(|&i| colours.iter().any(|&c| c as u8 == s[i]))
+            })
+        };
+        use Face::*;
+        assert!(on(&[U, D], &[U, D]), "stage {k}: U/D not staged");
+        if k >= 1 {
+            assert!(on(&[L, R], &[L, R]), "stage {k}: L/R not staged");
+        }
+    }
+    for f in Face::ALL {
+        for i in centres_of(cube, f) {
+            assert_eq!(s[i], f as u8, "facelet {i}");
+        }
+    }
+    [sol[0].len(), sol[1].len(), sol[2].len()]
+}
+
+#[test]
+fn tables_and_move_sets() {
+    let st = stages();
+    let sizes: Vec<usize> = st.stages.iter().map(|s| s.moves.len()).collect();
+    assert_eq!(sizes, [36, 28, 24]);
+    let ranks: Vec<u64> = st.stages.iter().map(|s| s.space.size()).collect();
+    assert_eq!(ranks, [735_471, 12_870, 343_000]);
+    let solved = st.cube.solved();
+    assert_eq!(st.solve(&solved).unwrap(), [vec![], vec![], vec![]]);
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let st = stages();
+    let solved = st.cube.solved();
+    assert!(st.solve(&solved[..95]).is_err());
+    assert!(st.solve(&[0; 97]).is_err());
+    let mut s = solved.clone();
+    s[5] = 6;
+    assert!(st.solve(&s).is_err());
+    // Five U centres and three R centres.
+    let mut s = solved.clone();
+    s[centres_of(&st.cube, Face::R)[0]] = Face::U as u8;
+    assert!(st.solve(&s).is_err());
+    // Only the centres count: a swapped pair of corner stickers is not looked at.
+    let mut s = solved;
+    s.swap(0, 3);
+    assert!(st.solve(&s).is_ok());
+}
+
+#[test]
+fn thousands_of_random_states() {
+    let st = stages();
+    let cube = &st.cube;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    let n = 2000;
+    let states: Vec<Vec<u8>> = (0..n).map(|_| random_centres(cube, &mut rng)).collect();
+    let t = Instant::now();
+    for s in &states {
+        st.solve(s).unwrap();
+    }
+    let per_solve = t.elapsed() / n as u32;
+    let mut sum = [0usize; 3];
+    let mut max = [0usize; 3];
+    let mut total_max = 0;
+    // Stage 1 if the U/D axis could be any of the three (a rotation x or z
+    // first): what a free choice of orientation would save there.
+    let mut best_axis = 0;
+    for s in &states {
+        let lens = check(&st, s);
+        for k in 0..3 {
+            sum[k] += lens[k];
+            max[k] = max[k].max(lens[k]);
+        }
+        total_max = total_max.max(lens.iter().sum());
+        let mut best = st.stages[0].distance(s).unwrap();
+        for face in [Face::R, Face::F] {
+            let mut r = s.clone();
+            cube.apply(&mut r, whole_turn(face, 1));
+            best = best.min(st.stages[0].distance(&r).unwrap());
+        }
+        best_axis += best as usize;
+    }
+    let avg = |x: usize| x as f64 / n as f64;
+    eprintln!(
+        "{n} random centre states: stages {:.2} + {:.2} + {:.2} = {:.2} moves on average \
+         (max {} {} {}, total max {total_max}); {:?} per solve; \
+         stage 1 with the best of 3 axes {:.2}",
+        avg(sum[0]),
+        avg(sum[1]),
+        avg(sum[2]),
+        avg(sum.iter().sum()),
+        max[0],
+        max[1],
+        max[2],
+        per_solve,
+        avg(best_axis),
+    );
+    // Scrambles by moves (with slices and rotations).
+    let m = 300;
+    let mut sum = [0usize; 3];
+    for _ in 0..m {
+        let lens = check(&st, &random_scramble(cube, &mut rng));
+        for k in 0..3 {
+            sum[k] += lens[k];
+        }
+    }
+    eprintln!(
+        "{m} scrambles of 200+ moves: stages {:.2} + {:.2} + {:.2}",
+        sum[0] as f64 / m as f64,
+        sum[1] as f64 / m as f64,
+        sum[2] as f64 / m as f64,
+    );
+}
+
+/// States on which phase 3 once kept deepening one root whose length budget
+/// ran out (a 58-move phase 3 on seed 271, 23 on seed 703): each phase is
+/// now near its usual length.
+#[test]
+fn phase3_does_not_deepen_one_root() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    for seed in [271, 703] {
+        let state = tablegen::cube4::random_state(seed);
+        let sol = s4.solve(&state, Options::default()).unwrap();
+        let pair = sol.phases.iter().find(|p| p.0 == "pair").unwrap().1;
+        assert!(pair <= 18, "seed {seed}: pair {pair}");
+        assert!(sol.moves.len() <= 52, "seed {seed}: {}", sol.moves.len());
+    }
+}
+
+/// Starts turned from one another by a whole-cube turn keeping the U-D axis
+/// share a key; a turn that moves the U-D axis gives another key.
+#[test]
+fn canonical_keys_of_turned_states() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    let rot = whole_turn;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    for _ in 0..20 {
+        let s = random_scramble(&cube, &mut rng);
+        let key = s4.canonical(&s);
+        for turn in [
+            vec![rot(Face::U, 1)],
+            vec![rot(Face::U, 2)],
+            vec![rot(Face::R, 2)],
+            vec![rot(Face::F, 2), rot(Face::U, 3)],
+        ] {
+            let mut t = s.clone();
+            cube.apply_alg(&mut t, &turn);
+            assert_eq!(s4.canonical(&t), key, "{turn:?}");
+        }
+        let mut t = s.clone();
+        cube.apply(&mut t, rot(Face::R, 1));
+        assert_ne!(s4.canonical(&t), key);
+    }
+}
+
+/// The phase-2 centre and parity bound: a breadth-first search over the
+/// sides-stage states and the wing parity with the 23 phase-2 moves, from
+/// the goal in both frames (as is and turned by `y`, even parity), gives
+/// each state's exact distance; the bound read from the tables
+/// (`sides_either`) is never above it, is 0 exactly on the goal, and the
+/// two frames' goals are the 12-arrangement goal and its turn.
+#[test]
+fn phase2_centre_bound_is_admissible() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let sides = &s4.sides;
+    let y = s4.p2_moves.len();
+    let sets: Vec<u16> = (0u16..=u16::MAX).filter(|x| x.count_ones() == 4).collect();
+    let mut states = vec![(0u16, 0u16); 900_900];
+    for &f in &sets {
+        for &b in sets.iter().filter(|&&b| b & f == 0) {
+            states[sides.rank(f, b) as usize] = (f, b);
+        }
+    }
+    // Entry 2r + o: sides rank r, wing parity o.
+    let mut dist = vec![u8::MAX; 2 * states.len()];
+    let mut frontier = Vec::new();
+    for g in tablegen::bfs::Space::goals(sides) {
+        let (f, b) = states[g as usize];
+        let (fy, by) = sides.apply(f, b, y);
+        for r in [g, sides.rank(fy, by)] {
+            if dist[2 * r as usize] == u8::MAX {
+                dist[2 * r as usize] = 0;
+                frontier.push(2 * r as usize);
+            }
+        }
+    }
+    assert_eq!(frontier.len(), 24, "12 arrangements in each frame");
+    let mut d = 0;
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for &e in &frontier {
+            let (f, b) = states[e / 2];
+            for &i in &s4.p2_active {
+                let (g, c) = sides.apply(f, b, i);
+                let t = 2 * sides.rank(g, c) as usize + (e & 1 ^ s4.p2_odd[i] as usize);
+                if dist[t] == u8::MAX {
+                    dist[t] = d + 1;
+                    next.push(t);
+                }
+            }
+        }
+        frontier = next;
+        d += 1;
+    }
+    let mut exact = 0;
+    for (r, &d) in dist.iter().enumerate() {
+        assert!(d != u8::MAX, "entry {r} unreached");
+        let bound = nibble(&s4.sides_either, r) as u8;
+        assert!(bound <= d, "rank {r}: bound {bound} over distance {d}");
+        assert_eq!(bound == 0, d == 0);
+        exact += (bound == d) as usize;
+    }
+    // Most states' bound is exact (it is a least over two frames of a
+    // 28-move distance, where the search has 23 moves).
+    assert!(exact * 2 > dist.len(), "{exact} exact bounds");
+}
+
+/// The pairing group's facts the reduction relies on, by search over the
+/// group from solved: the centres reach 58,800 of the 343,000 staged states
+/// (70 x 70 x 12: any U/D and L/R arrangement, 12 F/B ones, which are the
+/// goals of `4x4x4-sides-stage`); the PLL parity bit and the parity of the
+/// high wings are independent of the centres (x 2 x 2); high and low wing
+/// parities stay equal. The phase-3 centre table covers exactly that orbit.
+#[test]
+fn pairing_group_orbit() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    let st2 = &s4.stages.stages[2];
+    let solved = cube.solved();
+    let group = tablegen::cube4::pairing_moves();
+    assert_eq!(group, s4.p3_moves);
+    let centre_move: Vec<usize> = group
+        .iter()
+        .map(|m| st2.moves.iter().position(|x| x == m).unwrap())
+        .collect();
+    let start = (
+        s4.sides.project(&solved),
+        st2.space.project(&solved, &st2.marked),
+        false,
+        false,
+        false,
+    );
+    let sides = SideCentresSpace::new(&group).unwrap();
+    let mut seen = std::collections::HashSet::from([start]);
+    let mut stack = vec![start];
+    while let Some(x) = stack.pop() {
+        for (i, &cm) in centre_move.iter().enumerate() {
+            let (hi, lo) = &s4.pair.moves[i];
+            let y = (
+                sides.apply(x.0 .0, x.0 .1, i),
+                st2.space.apply(x.1, cm),
+                x.2 ^ odd(hi),
+                x.3 ^ odd(lo),
+                x.4 ^ s4.p3_pll[i],
+            );
+            if seen.insert(y) {
+                stack.push(y);
+            }
+        }
+    }
+    type Node = ((u16, u16), u64, bool, bool, bool);
+    let count = |f: &dyn Fn(&Node) -> u128| {
+        seen.iter()
+            .map(f)
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    };
+    assert_eq!(seen.len(), 58_800 * 2 * 2);
+    assert_eq!(count(&|x| x.1 as u128), 58_800);
+    assert_eq!(count(&|x| ((x.0 .0 as u128) << 16) | x.0 .1 as u128), 12);
+    assert_eq!(count(&|x| (x.2 as u128) << 1 | x.3 as u128), 2);
+    assert!(seen.iter().all(|x| x.2 == x.3));
+    // The phase-3 centre index is that orbit, and its move table agrees with
+    // the facelet-mask moves.
+    let c3 = &s4.centres3;
+    assert_eq!(c3.index.len(), 58_800);
+    for (&mask, &k) in c3.index.iter().take(2000) {
+        for (i, &cm) in centre_move.iter().enumerate() {
+            let y = st2.space.apply(mask, cm);
+            assert_eq!(c3.index[&y], c3.moves[k as usize][i]);
+        }
+    }
+    // Distances: every (arrangement, PLL bit) is reached; solved is 0.
+    assert!(c3.dist.iter().all(|&d| d != u8::MAX));
+    assert_eq!(c3.dist[0], 0);
+}
+
+/// The states a person holds after reducing a 4x4x4 by hand: a reduced
+/// cube with OLL parity (one dedge flipped), PLL parity (two dedges
+/// swapped) or both, each followed by outer turns; and cubes with solved
+/// centres and scrambled edges. Each is solved within the hard limit (a
+/// reduced cube with OLL parity used to run for minutes in phase 2).
+#[test]
+fn parity_states_are_solved() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    let parse = |t: &str| tablegen::notation::parse_alg(t).unwrap();
+    let oll = "Rw U2 x Rw U2 Rw U2 Rw' U2 Lw U2 Rw' U2 Rw U2 Rw' U2 Rw' x'";
+    let pll = "Rw2 U2 Rw2 Uw2 Rw2 Uw2";
+    let bases = [
+        oll.to_string(),
+        pll.to_string(),
+        format!("{oll} {pll}"),
+        format!("y {pll} z {oll}"),
+    ];
+    let outer: Vec<Move> = CubeN::block_turns(1);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    let opts = Options {
+        hard_limit: Duration::from_secs(20),
+        ..Options::default()
+    };
+    let mut cases = Vec::new();
+    for base in &bases {
+        for len in [0, 1, 2, 5, 25] {
+            let mut s = cube.solved();
+            cube.apply_alg(&mut s, &parse(base));
+            for _ in 0..len {
+                cube.apply(&mut s, outer[rng.gen_range(0..outer.len())]);
+            }
+            cases.push(s);
+        }
+    }
+    // Centres solved, edges and corners scrambled: a random state with
+    // its centre facelets set as solved (centres of one colour are
+    // interchangeable, so the centre permutation's parity is free and the
+    // state is a real cube).
+    let solved = cube.solved();
+    for seed in 0..8 {
+        let mut s = tablegen::cube4::random_state(seed);
+        for f in Face::ALL {
+            for (r, c) in [(1, 1), (1, 2), (2, 1), (2, 2)] {
+                s[cube.index(f, r, c)] = solved[cube.index(f, r, c)];
+            }
+        }
+        validate(&cube, &s).unwrap();
+        cases.push(s);
+    }
+    for (i, s) in cases.iter().enumerate() {
+        let sol = s4
+            .solve(s, opts)
+            .unwrap_or_else(|e| panic!("case {i}: {e}"));
+        let mut t = s.clone();
+        cube.apply_alg(&mut t, &sol.moves);
+        assert!(cube.is_solved(&t), "case {i}");
+    }
+}
+
+/// A solved cube held in any of the 24 orientations gets the empty
+/// solution; one turned and then given two turns gets two.
+#[test]
+fn turned_cubes_keep_their_orientation() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    for r in tablegen::cube::rotations24() {
+        let mut s = cube.solved();
+        cube.apply_alg(&mut s, &r);
+        let sol = s4.solve(&s, Options::default()).unwrap();
+        assert!(sol.moves.is_empty(), "{r:?}: {:?}", sol.moves);
+        cube.apply_alg(&mut s, &tablegen::notation::parse_alg("R U").unwrap());
+        let sol = s4.solve(&s, Options::default()).unwrap();
+        assert_eq!(sol.moves.len(), 2, "{r:?}: {:?}", sol.moves);
+    }
+}
+
+/// With no time at all, a solve that needs a search says so (an error
+/// that names the hard limit), instead of searching on.
+#[test]
+fn hard_limit_ends_the_solve() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let s = tablegen::cube4::random_state(3);
+    let opts = Options {
+        time_budget: Duration::ZERO,
+        hard_limit: Duration::ZERO,
+        ..Options::default()
+    };
+    match s4.solve(&s, opts) {
+        Err(SolveError::OutOfTime(_)) => {}
+        other => panic!("expected OutOfTime, got {:?}", other.map(|s| s.moves)),
+    }
+    // With no budget but time to find one, the solve returns a solution.
+    let opts = Options {
+        time_budget: Duration::ZERO,
+        ..Options::default()
+    };
+    let sol = s4.solve(&s, opts).unwrap();
+    let cube = CubeN::new(4);
+    let mut t = s.clone();
+    cube.apply_alg(&mut t, &sol.moves);
+    assert!(cube.is_solved(&t));
+}
+
+/// States a few pairing-group moves from solved: the reduction solves them
+/// and the result is checked on the facelets.
+#[test]
+fn near_reduced_states_are_solved() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    let g = tablegen::cube4::pairing_moves();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    for k in 0..200 {
+        let mut s = cube.solved();
+        let len = 1 + k % 8;
+        for _ in 0..len {
+            cube.apply(&mut s, g[rng.gen_range(0..g.len())]);
+        }
+        let sol = s4.solve(&s, Options::default()).unwrap();
+        let mut t = s.clone();
+        cube.apply_alg(&mut t, &sol.moves);
+        assert!(cube.is_solved(&t));
+        // The reduction is no longer than the scramble (the empty phases 1
+        // and 2 are a candidate, and phase 3 deepens on the total length).
+        let reduce: usize = sol.phases[..3].iter().map(|p| p.1).sum();
+        assert!(
+            reduce <= len,
+            "{reduce} moves to reduce a {len}-move scramble"
+        );
+        let merged = sol
+            .phases
+            .iter()
+            .find(|p| p.0 == "merged")
+            .map_or(0, |p| p.1);
+        assert_eq!(
+            sol.phases.iter().map(|p| p.1).sum::<usize>(),
+            sol.moves.len() + 2 * merged
+        );
+    }
+    // Phases 1 and 2 on random scrambles: staged and separated afterwards.
+    let mut lens = [0usize; 2];
+    let t = Instant::now();
+    for _ in 0..20 {
+        let mut s = cube.solved();
+        for _ in 0..100 {
+            cube.apply(&mut s, CubeN::block_turns(2)[rng.gen_range(0..36)]);
+        }
+        let (moves, n) = s4.reduce_to_pairing(&s).unwrap();
+        lens[0] += n[0];
+        lens[1] += n[1];
+        cube.apply_alg(&mut s, &moves);
+        let piece = s4.wings.read(&s).unwrap();
+        // Each dedge has one wing in each class, and an even number of them
+        // has the high piece in the low class.
+        let mut pos = [0usize; 24];
+        for (slot, &p) in piece.iter().enumerate() {
+            pos[p as usize] = slot;
+        }
+        assert!(
+            (0..12).all(|d| (pos[d] < 12) != (pos[d + 12] < 12)),
+            "split"
+        );
+        assert_eq!((0..12).filter(|&d| pos[d] >= 12).count() % 2, 0);
+        assert!(!odd(&piece), "even wing permutation");
+        let (f, b) = s4.sides.project(&s);
+        let goals: Vec<u64> = tablegen::bfs::Space::goals(&s4.sides);
+        assert!(goals.contains(&s4.sides.rank(f, b)));
+    }
+    eprintln!(
+        "phases 1-2 on 20 scrambles: {:.2} + {:.2} moves, {:?} each",
+        lens[0] as f64 / 20.0,
+        lens[1] as f64 / 20.0,
+        t.elapsed() / 20
+    );
+}

@@ -1,0 +1,76 @@
+//! Move helpers shared by the NxNxN solvers: merging turns of the same
+//! layers, whole-cube turns, colour renaming, counting in the outer block turn
+//! metric.
+
+use tablegen::cube::CubeN;
+use tablegen::notation::{Face, Move};
+
+/// Merges turns of the same layers that meet across phase boundaries: block turns
+/// about one axis commute, so a turn merges with the last turn of the same face
+/// and depth among the trailing turns on its axis (and both vanish if they
+/// cancel).
+pub fn simplify(moves: &[Move]) -> Vec<Move> {
+    let mut out: Vec<Move> = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let axis = m.face.axis();
+        let mut merged = false;
+        for j in (0..out.len()).rev() {
+            let p = out[j];
+            if p.face.axis() != axis {
+                break;
+            }
+            if p.face == m.face && p.kind == m.kind {
+                let turns = (p.turns + m.turns) % 4;
+                if turns == 0 {
+                    out.remove(j);
+                } else {
+                    out[j].turns = turns;
+                }
+                merged = true;
+                break;
+            }
+        }
+        if !merged {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The whole-cube turn about `face`, `turns` quarter turns clockwise.
+pub fn whole_turn(face: Face, turns: u8) -> Move {
+    Move {
+        face,
+        kind: tablegen::notation::MoveKind::Rotation,
+        turns,
+    }
+}
+
+/// Colour renamings, as a table from colour to colour, that bring the U/D,
+/// F/B and R/L colour pairs to the U/D colours: those of the whole-cube turns
+/// I, x and z (the colour on each face after the turn is renamed to that face's
+/// own).
+pub fn recolourings() -> [[u8; 6]; 3] {
+    let c3 = CubeN::new(3);
+    let rot = |face| whole_turn(face, 1);
+    [vec![], vec![rot(Face::R)], vec![rot(Face::F)]].map(|turn| {
+        let mut s = c3.solved();
+        c3.apply_alg(&mut s, &turn);
+        let mut map = [0u8; 6];
+        for f in Face::ALL {
+            map[s[c3.index(f, 1, 1)] as usize] = f as u8;
+        }
+        map
+    })
+}
+
+/// Whole-cube turns that bring each axis to U-D (phase 1 stages that axis's
+/// centres). Phase 2 takes both choices of the axis it restricts (F-B, or R-L:
+/// see [`P2`]).
+pub fn axis_rotations() -> [Vec<Move>; 3] {
+    [
+        vec![],
+        vec![whole_turn(Face::F, 1)],
+        vec![whole_turn(Face::R, 1)],
+    ]
+}
