@@ -64,9 +64,8 @@ pub fn recolourings() -> [[u8; 6]; 3] {
     })
 }
 
-/// Whole-cube turns that bring each axis to U-D (phase 1 stages that axis's
-/// centres). Phase 2 takes both choices of the axis it restricts (F-B, or R-L:
-/// see [`P2`]).
+/// Whole-cube turns that bring each axis (U-D, R-L, F-B) to U-D: a solver
+/// that stages one axis first tries each by turning the cube.
 pub fn axis_rotations() -> [Vec<Move>; 3] {
     [
         vec![],
