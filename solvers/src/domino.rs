@@ -145,28 +145,17 @@ impl Solver {
     /// so the residue picks the way down. Each candidate move is made on the real
     /// position, so the moves named are the physical ones.
     pub fn solve(&self, cp: &[u8; 8], ep: &[u8; 8]) -> Result<Solution, SolveError> {
-        let (mut cp, mut ep) = (*cp, *ep);
-        let mut moves = Vec::new();
         let all = htm_moves();
-        let mut r = self.rank(&cp, &ep);
-        while r != self.goal {
-            let want = (self.table.get(r) % 3 + 2) % 3;
-            let (m, c2, e2, r2) = all
-                .iter()
-                .map(|&m: &DominoMove| {
-                    let (c2, e2) = apply_pieces(&cp, &ep, m);
-                    (m, c2, e2, self.rank(&c2, &e2))
-                })
-                .find(|&(_, _, _, t)| self.table.get(t) % 3 == want)
-                .ok_or_else(|| format!("table inconsistent at rank {r}"))?;
-            moves.push(m.to_string());
-            (cp, ep, r) = (c2, e2, r2);
-            if moves.len() > 64 {
-                return Err(SolveError::Internal(
-                    "no way down (the table does not match the model)".into(),
-                ));
-            }
-        }
+        let path = crate::walk_downhill_mod3(
+            (*cp, *ep),
+            all.len(),
+            64,
+            |(c, e)| self.rank(c, e) == self.goal,
+            |(c, e)| self.table.get(self.rank(c, e)) % 3,
+            |(c, e), m| apply_pieces(c, e, all[m]),
+        )
+        .map_err(|e| SolveError::Internal(format!("domino: {e}")))?;
+        let moves: Vec<String> = path.iter().map(|&m| all[m].to_string()).collect();
         Ok(Solution {
             phases: vec![("optimal".into(), moves.len())],
             moves,

@@ -62,6 +62,39 @@ impl Solution {
     }
 }
 
+/// Walks downhill in a table of distances mod 3 from `start` to a goal: each
+/// step goes to the first neighbour (by move index, of `moves`) whose residue
+/// is one less, which is one move nearer (neighbours are one nearer, level or
+/// one further). `residue` reads the table; `apply` makes move `m`. Returns
+/// the move indices; an error if no neighbour is nearer or the walk passes
+/// `max` moves (the table does not match the model).
+pub fn walk_downhill_mod3<S>(
+    start: S,
+    moves: usize,
+    max: usize,
+    is_goal: impl Fn(&S) -> bool,
+    residue: impl Fn(&S) -> u8,
+    apply: impl Fn(&S, usize) -> S,
+) -> Result<Vec<usize>, String> {
+    let mut s = start;
+    let mut path = Vec::new();
+    while !is_goal(&s) {
+        if path.len() >= max {
+            return Err(format!(
+                "no goal within {max} moves: the table does not match the model"
+            ));
+        }
+        let want = (residue(&s) + 2) % 3;
+        let (m, next) = (0..moves)
+            .map(|m| (m, apply(&s, m)))
+            .find(|(_, n)| residue(n) == want)
+            .ok_or_else(|| format!("table inconsistent after {} moves: no way down", path.len()))?;
+        path.push(m);
+        s = next;
+    }
+    Ok(path)
+}
+
 /// Walks downhill in a complete distance table from `rank` to depth 0:
 /// `neighbour(rank, m)` applies move `m`; returns the move indices taken.
 pub fn walk_downhill(

@@ -30,23 +30,16 @@ impl Solver {
     /// Exact pairing distance of `sigma`: walk downhill in the mod-3 table.
     pub(super) fn pairing_distance(&self, sigma: &[u8; 12]) -> Result<u8, String> {
         let t = self.pair_tab.bytes();
-        let mut s = *sigma;
-        let mut r = PairAllSpace::rank(&s);
-        let mut d = 0u8;
-        while r != 0 {
-            let want = (tablefmt::trit(t, r as usize) + 2) % 3;
-            let next = (0..self.pair.moves.len())
-                .map(|i| self.pair.apply(&s, i))
-                .map(|n| (PairAllSpace::rank(&n), n))
-                .find(|&(nr, _)| tablefmt::trit(t, nr as usize) == want)
-                .ok_or("the pairing table does not match its space")?;
-            (r, s) = next;
-            d += 1;
-            if d > 40 {
-                return Err("no way down in the pairing table".into());
-            }
-        }
-        Ok(d)
+        let path = crate::walk_downhill_mod3(
+            *sigma,
+            self.pair.moves.len(),
+            40,
+            |s| PairAllSpace::rank(s) == 0,
+            |s| tablefmt::trit(t, PairAllSpace::rank(s) as usize),
+            |s, i| self.pair.apply(s, i),
+        )
+        .map_err(|e| format!("4x4x4-wings-pair: {e}"))?;
+        Ok(path.len() as u8)
     }
 }
 
