@@ -830,3 +830,29 @@ fn install_checks_everything_before_writing() {
         .success();
     assert_eq!(snapshot(&tables), snapshot(&built));
 }
+
+/// A closed standard error loses the notes but never panics.
+#[test]
+fn closed_stderr_is_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        std::process::Command::new(env!("CARGO_BIN_EXE_tablegen"))
+            .arg("--tables")
+            .arg(dir.path())
+            .args(args)
+            .stderr(writer)
+            .output()
+            .unwrap()
+    };
+    std::fs::write(dir.path().join(".pyraminx.tbl.tmp.1.2.3"), b"x").unwrap();
+    let out = run(&["build", "4x4x4-lr-stage", "pyraminx"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["verify", "--all"]);
+    assert_eq!(out.status.code(), Some(0));
+    std::fs::write(dir.path().join("bad.tbl"), b"bad").unwrap();
+    let bad = dir.path().join("bad.tbl");
+    let out = run(&["verify", bad.to_str().unwrap(), "pyraminx"]);
+    assert_eq!(out.status.code(), Some(2));
+}
