@@ -535,6 +535,15 @@ fn another_table_under_an_id_is_refused() {
     assert!(err.contains("another definition of pyraminx"), "{err}");
     assert!(err.contains("2x2x2-htm.tbl: "), "{err}");
     assert!(err.contains("3 of 4 files failed"), "{err}");
+    // publish refuses to ship it under the wrong name.
+    let only = tempfile::tempdir().unwrap();
+    std::fs::copy(&lr, only.path().join("4x4x4-ud-stage.tbl")).unwrap();
+    let out = only.path().join("release");
+    tablegen(only.path())
+        .args(["publish", "--out", out.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(wrong));
     // Under a name that is no catalog id, the file is what its header says.
     let other = dir.path().join("copy.tbl");
     std::fs::copy(&lr, &other).unwrap();
