@@ -4,6 +4,7 @@
 //! - [`outln!`](crate::outln) and [`out!`](crate::out): writes to standard output
 //!   that return an `io::Error` instead of panicking when the reader has gone
 //!   (`tablegen list | head -1`);
+//! - [`errln!`](crate::errln): `eprintln!` that ignores a closed standard error;
 //! - [`exit`]: bad input exits with code 2, anything else with 1, always as one
 //!   line; a broken pipe is success;
 //! - [`quote`]: echoes user input in messages, cut when it is long.
@@ -99,7 +100,21 @@ macro_rules! out {
     };
 }
 
-pub use crate::{out, outln};
+/// `eprintln!` that does nothing when standard error is closed, instead of
+/// panicking: for notes and warnings, whose loss must not end the program.
+#[macro_export]
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stderr(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// Writes to standard error, ignoring failure (see [`errln!`](crate::errln)).
+pub fn write_stderr(args: std::fmt::Arguments<'_>) {
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
+pub use crate::{errln, out, outln};
 
 /// Parses the command line into `C`. `--help` and `--version` print as usual and
 /// exit with 0; a usage error prints one line on stderr,
@@ -281,5 +296,6 @@ mod tests {
         outln!("{id} {}", 1).unwrap();
         outln!().unwrap();
         out!("").unwrap();
+        errln!("{id}");
     }
 }

@@ -51,7 +51,7 @@ impl Progress {
                 b.set_position(done);
                 b.set_message(msg.to_string());
             }
-            None => eprintln!(
+            None => crate::errln!(
                 "{}: {} ({} done, {:.2}s)",
                 self.label,
                 msg,

@@ -535,6 +535,15 @@ fn another_table_under_an_id_is_refused() {
     assert!(err.contains("another definition of pyraminx"), "{err}");
     assert!(err.contains("2x2x2-htm.tbl: "), "{err}");
     assert!(err.contains("3 of 4 files failed"), "{err}");
+    // publish refuses to ship it under the wrong name.
+    let only = tempfile::tempdir().unwrap();
+    std::fs::copy(&lr, only.path().join("4x4x4-ud-stage.tbl")).unwrap();
+    let out = only.path().join("release");
+    tablegen(only.path())
+        .args(["publish", "--out", out.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(wrong));
     // Under a name that is no catalog id, the file is what its header says.
     let other = dir.path().join("copy.tbl");
     std::fs::copy(&lr, &other).unwrap();
@@ -829,4 +838,30 @@ fn install_checks_everything_before_writing() {
         .assert()
         .success();
     assert_eq!(snapshot(&tables), snapshot(&built));
+}
+
+/// A closed standard error loses the notes but never panics.
+#[test]
+fn closed_stderr_is_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        std::process::Command::new(env!("CARGO_BIN_EXE_tablegen"))
+            .arg("--tables")
+            .arg(dir.path())
+            .args(args)
+            .stderr(writer)
+            .output()
+            .unwrap()
+    };
+    std::fs::write(dir.path().join(".pyraminx.tbl.tmp.1.2.3"), b"x").unwrap();
+    let out = run(&["build", "4x4x4-lr-stage", "pyraminx"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["verify", "--all"]);
+    assert_eq!(out.status.code(), Some(0));
+    std::fs::write(dir.path().join("bad.tbl"), b"bad").unwrap();
+    let bad = dir.path().join("bad.tbl");
+    let out = run(&["verify", bad.to_str().unwrap(), "pyraminx"]);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -58,7 +58,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         let path = artifact_path(tables, def.id);
         for p in tablefmt::remove_stale_temp_files(&path)? {
             if !args.quiet {
-                eprintln!("removed stale temporary file {}", show_path(&p));
+                tablegen::errln!("removed stale temporary file {}", show_path(&p));
             }
         }
     }

@@ -84,7 +84,7 @@ fn check(path: &Path, max_states: u64) -> anyhow::Result<()> {
             .as_array()
             .and_then(|t| t.iter().find(|e| e["id"] == def.id))
         else {
-            eprintln!("{}: not in {}", def.id, path.display());
+            tablegen::errln!("{}: not in {}", def.id, path.display());
             failures += 1;
             continue;
         };
@@ -103,7 +103,7 @@ fn check(path: &Path, max_states: u64) -> anyhow::Result<()> {
         if same {
             outln!("ok {} {}", def.id, got.info().checksum)?;
         } else {
-            eprintln!(
+            tablegen::errln!(
                 "{}: rebuilt {} ({} bytes), manifest has {} ({} bytes)",
                 def.id,
                 got.info().checksum,

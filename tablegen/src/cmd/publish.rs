@@ -1,8 +1,8 @@
 //! `tablegen publish`.
 
-use super::bad;
+use super::{bad, show_path};
 use std::path::{Path, PathBuf};
-use tablegen::artifact::artifact_path;
+use tablegen::artifact::{artifact_path, check_against_catalog};
 use tablegen::outln;
 
 #[derive(clap::Args)]
@@ -17,8 +17,22 @@ pub struct Args {
 
 pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     super::check_tables_dir(tables)?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| bad(format!("cannot create {}: {e}", args.out.display())))?;
+    if let Ok(md) = std::fs::metadata(&args.out) {
+        if !md.is_dir() {
+            return Err(bad(format!(
+                "--out {} is not a directory but {}",
+                show_path(&args.out),
+                tablefmt::file_kind(&md.file_type())
+            )));
+        }
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| {
+        bad(format!(
+            "cannot create {}: {}",
+            show_path(&args.out),
+            tablefmt::io_reason(&e)
+        ))
+    })?;
     let mut entries = Vec::new();
     for def in tablegen::catalog::catalog() {
         let src = artifact_path(tables, def.id);
@@ -26,6 +40,8 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             continue;
         }
         let h = tablefmt::verify(&src)?;
+        // Never publish another table under this one's name.
+        check_against_catalog(&def, &h).map_err(|m| bad(format!("{}: {m}", show_path(&src))))?;
         let name = format!("{}.tbl.zst", def.id);
         let dst = args.out.join(&name);
         let (raw, compressed) = tablefmt::compress_file(&src, &dst, args.level)?;

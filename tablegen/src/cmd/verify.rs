@@ -43,7 +43,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 // Each fault is said once: as it is found when there are several
                 // files, else as the command's one error line.
                 if n > 1 {
-                    eprintln!("{msg}");
+                    tablegen::errln!("{msg}");
                 }
                 failures.push(msg);
             }
@@ -56,7 +56,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     if args.all {
         let stale = tablefmt::stale_temp_files(tables).unwrap_or_default();
         for p in stale {
-            eprintln!(
+            tablegen::errln!(
                 "warning: stale temporary file {} (left by an interrupted write; the next build of its table removes it)",
                 show_path(&p)
             );
