@@ -156,7 +156,7 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
             if link.len() <= MAX_LINK {
                 outln!("{link}")?;
             } else if args.link {
-                eprintln!("note: no link: it would be {} characters", link.len());
+                tablegen::errln!("note: no link: it would be {} characters", link.len());
             }
         }
     }

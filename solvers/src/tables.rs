@@ -117,7 +117,7 @@ fn warn_unsaved(id: &str, dir: &Path, why: &str) {
     static SAID: std::sync::Once = std::sync::Once::new();
     SAID.call_once(|| {
         let why = why.lines().next().unwrap_or_default();
-        eprintln!(
+        tablegen::errln!(
             "note: cannot save {id} in {} ({why}); tables are built again on every run (set --tables DIR to a writable directory)",
             dir.display()
         );
