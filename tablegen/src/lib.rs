@@ -22,6 +22,7 @@ pub mod cube4;
 pub mod domino;
 pub mod kociemba;
 pub mod notation;
+pub mod orbits;
 pub mod perm;
 pub mod progress;
 pub mod projection;

@@ -1,6 +1,7 @@
-//! Is a facelet string a real cube? Checks colour counts, corners (real pieces,
-//! each once, twist), and on 3x3x3 and odd cubes the full 3x3x3 rules (edge
-//! flip, permutation parity) on the corners, middle edges and centres.
+//! Is a facelet string a real cube? Checks colour counts, each centre and wing
+//! orbit ([`crate::orbits`]), corners (real pieces, each once, twist), and on
+//! 3x3x3 and odd cubes the full 3x3x3 rules (edge flip, permutation parity) on
+//! the corners, middle edges and centres.
 
 use crate::corners::read_corners;
 use crate::cube::CubeN;
@@ -29,6 +30,9 @@ pub fn validate(cube: &CubeN, state: &[u8]) -> Result<(), String> {
                 n * n
             ));
         }
+    }
+    if n >= 4 {
+        crate::orbits::Orbits::new(cube).check(cube, state)?;
     }
     let (_, co) = read_corners(cube, state, &[0, 1, 2, 3, 4, 5])?;
     if !co.iter().map(|&t| t as u32).sum::<u32>().is_multiple_of(3) {
