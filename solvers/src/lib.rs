@@ -6,6 +6,7 @@
 pub mod cube2;
 pub mod cube3;
 pub mod cube4;
+pub mod cube5;
 pub mod domino;
 pub mod moves;
 pub mod puzzle;

@@ -70,6 +70,15 @@ pub enum TableError {
     /// Building failed.
     #[error("building {0}: {1}")]
     Build(String, String),
+    /// The file holds a table of the other kind (dense or sparse) than the
+    /// solver reads.
+    #[error("{path}: {msg}")]
+    WrongKind {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        msg: String,
+    },
 }
 
 /// The table directory of the tests: `target/test-tables` of the workspace,
@@ -124,9 +133,15 @@ fn warn_unsaved(id: &str, dir: &Path, why: &str) {
     });
 }
 
-/// Opens table `id` from `dir`, or builds it (showing progress unless `quiet`) and
-/// tries to save it there.
-pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable, TableError> {
+/// A table as found in the table directory or as just built.
+enum Opened {
+    Mapped(tablefmt::Table),
+    Built(tablegen::catalog::BuildOutput),
+}
+
+/// Opens table `id` from `dir` (checked: structure, checksum, id, definition),
+/// or builds it (showing progress unless `quiet`) and tries to save it there.
+fn open_or_build(id: &str, dir: &Path, quiet: bool) -> Result<Opened, TableError> {
     let def = catalog::find(id)
         .ok_or_else(|| TableError::Build(id.into(), "not in the catalog".into()))?;
     let path = tablegen::artifact::artifact_path(dir, id);
@@ -142,17 +157,7 @@ pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable,
                 id: id.into(),
             });
         }
-        if table.dense().is_none() {
-            return Err(TableError::Build(
-                id.into(),
-                format!(
-                    "{} is a sparse table ({}); a dense one is needed here",
-                    path.display(),
-                    table.encoding()
-                ),
-            ));
-        }
-        return Ok(DistanceTable(Backing::Mapped(table)));
+        return Ok(Opened::Mapped(table));
     }
     let progress = Progress::new(id, def.expected_states, quiet);
     let out = catalog::build(&def, &progress).map_err(|e| TableError::Build(id.into(), e))?;
@@ -171,9 +176,75 @@ pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable,
             warn_unsaved(id, dir, &e);
         }
     }
-    match out.data {
-        Built::Dense(v) => Ok(DistanceTable(Backing::Owned(v))),
-        Built::Sparse(_) => Err(TableError::Build(id.into(), "not a dense table".into())),
+    Ok(Opened::Built(out))
+}
+
+/// Opens (or builds) the dense table `id` from `dir`; a sparse table under
+/// that id is refused.
+pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable, TableError> {
+    match open_or_build(id, dir, quiet)? {
+        Opened::Mapped(table) => {
+            if table.dense().is_none() {
+                return Err(TableError::WrongKind {
+                    path: tablegen::artifact::artifact_path(dir, id)
+                        .display()
+                        .to_string(),
+                    msg: format!(
+                        "a sparse table ({}) where a dense one is needed",
+                        table.encoding()
+                    ),
+                });
+            }
+            Ok(DistanceTable(Backing::Mapped(table)))
+        }
+        Opened::Built(out) => match out.data {
+            Built::Dense(v) => Ok(DistanceTable(Backing::Owned(v))),
+            Built::Sparse(_) => Err(TableError::Build(id.into(), "not a dense table".into())),
+        },
+    }
+}
+
+/// A sparse table: distances of the states it holds (those within its depth),
+/// keyed by packed state bytes. Only [`load_sparse`] makes one.
+pub struct SparseTable(SparseBacking);
+
+enum SparseBacking {
+    Mapped(tablefmt::Table),
+    Owned(std::collections::HashMap<Vec<u8>, u64>),
+}
+
+impl SparseTable {
+    /// The distance of a state, if the table holds it.
+    pub fn get(&self, key: &[u8]) -> Option<u64> {
+        match &self.0 {
+            SparseBacking::Mapped(t) => t.fst().and_then(|m| m.get(key)),
+            SparseBacking::Owned(m) => m.get(key).copied(),
+        }
+    }
+}
+
+/// Opens (or builds) the sparse table `id` from `dir`; a dense table under
+/// that id is refused.
+pub fn load_sparse(id: &str, dir: &Path, quiet: bool) -> Result<SparseTable, TableError> {
+    match open_or_build(id, dir, quiet)? {
+        Opened::Mapped(table) => {
+            if table.fst().is_none() {
+                return Err(TableError::WrongKind {
+                    path: tablegen::artifact::artifact_path(dir, id)
+                        .display()
+                        .to_string(),
+                    msg: format!(
+                        "a dense table ({}) where a sparse one is needed",
+                        table.encoding()
+                    ),
+                });
+            }
+            Ok(SparseTable(SparseBacking::Mapped(table)))
+        }
+        Opened::Built(out) => match out.data {
+            Built::Sparse(v) => Ok(SparseTable(SparseBacking::Owned(v.into_iter().collect()))),
+            Built::Dense(_) => Err(TableError::Build(id.into(), "not a sparse table".into())),
+        },
     }
 }
 

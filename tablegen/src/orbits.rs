@@ -177,6 +177,66 @@ impl Orbits {
     }
 }
 
+/// A uniformly random state of an NxNxN cube (facelets, colours as
+/// [`CubeN::solved`]) from a seed: the 3x3x3 skeleton as a random 3x3x3's
+/// (corners; on odd cubes also the midges and fixed centres, with the 3x3x3's
+/// parity and orientation rules), a uniformly random permutation of each wing
+/// orbit, and a uniformly random arrangement of each centre orbit. On any cube
+/// these are independent: each wing orbit's permutation parity is set by
+/// inner slice quarter turns alone, and centres of one colour are
+/// interchangeable.
+pub fn random_state(cube: &CubeN, seed: u64) -> Vec<u8> {
+    let n = cube.n();
+    let mut x = seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1;
+    let mut next = |k: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % k as u64) as usize
+    };
+    let solved = cube.solved();
+    let mut s = solved.clone();
+    // The skeleton: facelet (face, r, c) of a random 3x3x3 lands on rows and
+    // columns 0, middle, n - 1 (the middle only on odd cubes).
+    let c3 = crate::cube3::random_cube(seed ^ 0x5EED).to_facelets();
+    let at = |k: usize| [0, (n - 1) / 2, n - 1][k];
+    for f in 0..6 {
+        for r in 0..3 {
+            for c in 0..3 {
+                let middle = r == 1 || c == 1;
+                if n % 2 == 0 && middle || n == 2 && middle {
+                    continue;
+                }
+                s[cube.index(Face::ALL[f], at(r), at(c))] = c3[f * 9 + r * 3 + c];
+            }
+        }
+    }
+    if n >= 4 {
+        let o = Orbits::new(cube);
+        for orbit in &o.wings {
+            let mut perm: Vec<usize> = (0..orbit.len()).collect();
+            for i in (1..perm.len()).rev() {
+                perm.swap(i, next(i + 1));
+            }
+            for (p, &slot) in perm.iter().enumerate() {
+                for k in 0..2 {
+                    s[orbit[slot][k]] = solved[orbit[p][k]];
+                }
+            }
+        }
+        for orbit in &o.centres {
+            let mut colours: Vec<u8> = orbit.iter().map(|&i| solved[i]).collect();
+            for i in (1..colours.len()).rev() {
+                colours.swap(i, next(i + 1));
+            }
+            for (&f, &c) in orbit.iter().zip(&colours) {
+                s[f] = c;
+            }
+        }
+    }
+    s
+}
+
 /// A centre orbit's name by its place on the U face: `X-centres`, `T-centres`
 /// or `centres at row r, column c`.
 fn describe_centre(cube: &CubeN, f: usize) -> String {
@@ -235,6 +295,19 @@ mod tests {
                         assert!(orbit.iter().any(|v| v[0] == p[w[0]] as usize));
                     }
                 }
+            }
+        }
+    }
+
+    /// Random states of every size are real cubes, and differ by seed.
+    #[test]
+    fn random_states_are_valid() {
+        for n in 2..=9 {
+            let cube = CubeN::new(n);
+            let a = random_state(&cube, 1);
+            crate::validate::validate(&cube, &a).unwrap_or_else(|e| panic!("n={n}: {e}"));
+            if n > 2 {
+                assert_ne!(a, random_state(&cube, 2), "n={n}");
             }
         }
     }

@@ -1,0 +1,161 @@
+//! The first 5x5x5 stage: the U/D-coloured T- and X-centres staged on U and
+//! D with the 36 outer block turns.
+
+use crate::search::{allowed, deepen, Clock, Found, Policy, Root, Share, Stage};
+use crate::tables::{load_sparse, Nibbles, SparseTable, TableError};
+use std::path::Path;
+use tablegen::catalog::{self, SpaceDef};
+use tablegen::notation::Move;
+use tablegen::projection::{self, FaceletMaskSpace};
+
+/// The tables of the stage: T-centres, X-centres, both within 5 moves.
+pub const UD_IDS: [&str; 3] = ["5x5x5-ud-t-stage", "5x5x5-ud-x-stage", "5x5x5-ud-stage-d5"];
+
+/// Depth of the sparse table: a state it does not hold is deeper.
+const SPARSE_DEPTH: u8 = 5;
+
+/// The stage: three projections of the centres (T, X, both), their moves and
+/// tables.
+pub struct CentresUd {
+    moves: Vec<Move>,
+    t: FaceletMaskSpace,
+    x: FaceletMaskSpace,
+    both: FaceletMaskSpace,
+    t_tab: Nibbles,
+    x_tab: Nibbles,
+    both_tab: SparseTable,
+}
+
+/// A node: the three masks (U/D colour present at each tracked facelet).
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    t: u64,
+    x: u64,
+    both: u64,
+}
+
+/// The U/D colours, as the projections mark them.
+const MARKED: [bool; 6] = [true, false, false, true, false, false];
+
+impl CentresUd {
+    /// Loads (or builds) the stage's tables from `dir`.
+    pub fn load(dir: &Path, quiet: bool) -> Result<CentresUd, TableError> {
+        let space = |id: &str| -> Result<(FaceletMaskSpace, Vec<Move>), TableError> {
+            let bad = |msg: String| TableError::Build(id.into(), msg);
+            match catalog::find(id).map(|d| d.space) {
+                Some(SpaceDef::Facelets { def, moves })
+                | Some(SpaceDef::SparseFacelets { def, moves, .. }) => {
+                    Ok((projection::build(&def, &moves).map_err(bad)?, moves))
+                }
+                _ => Err(bad("not a facelet projection".into())),
+            }
+        };
+        let (t, moves) = space(UD_IDS[0])?;
+        let (x, mx) = space(UD_IDS[1])?;
+        let (both, mb) = space(UD_IDS[2])?;
+        if mx != moves || mb != moves {
+            return Err(TableError::Build(
+                UD_IDS[1].into(),
+                "the three tables' move sets differ".into(),
+            ));
+        }
+        Ok(CentresUd {
+            moves,
+            t,
+            x,
+            both,
+            t_tab: Nibbles::load(UD_IDS[0], dir, quiet)?,
+            x_tab: Nibbles::load(UD_IDS[1], dir, quiet)?,
+            both_tab: load_sparse(UD_IDS[2], dir, quiet)?,
+        })
+    }
+
+    /// The stage's moves.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The node of a 5x5x5 facelet state.
+    pub fn node(&self, state: &[u8]) -> Node {
+        Node {
+            t: self.t.project(state, &MARKED),
+            x: self.x.project(state, &MARKED),
+            both: self.both.project(state, &MARKED),
+        }
+    }
+
+    /// Lower bound: the larger of the two orbits' exact distances, and where
+    /// both are within the sparse table's depth, its distance for both orbits
+    /// together (or one past its depth if it does not hold the state).
+    pub fn bound(&self, n: &Node) -> usize {
+        let t = crate::tables::nibble(self.t_tab.bytes(), self.t.rank(n.t) as usize);
+        let x = crate::tables::nibble(self.x_tab.bytes(), self.x.rank(n.x) as usize);
+        let h = t.max(x);
+        if h > SPARSE_DEPTH as usize {
+            return h;
+        }
+        let d = self
+            .both_tab
+            .get(&n.both.to_be_bytes())
+            .unwrap_or(SPARSE_DEPTH as u64 + 1);
+        h.max(d as usize)
+    }
+
+    /// Up to `want` solutions of the shortest lengths (several per length),
+    /// each as move indices into [`CentresUd::moves`].
+    pub fn solve(&self, state: &[u8], want: usize, clock: Clock) -> Vec<Found> {
+        let node = self.node(state);
+        let roots = [Root {
+            node,
+            before: 0,
+            lower: self.bound(&node),
+        }];
+        let policy = Policy {
+            want,
+            level_nodes: u64::MAX,
+            growth: 1,
+            unlimited_after: 0,
+            share: Share::Equal,
+            enough_nodes: u64::MAX,
+            more_nodes: u64::MAX,
+            max_nodes: u64::MAX,
+            max_total: 30,
+        };
+        deepen(self, &roots, &policy, clock).found
+    }
+}
+
+impl Stage for CentresUd {
+    type Node = Node;
+
+    fn prune(&self, n: &Node, left: usize) -> bool {
+        self.bound(n) > left
+    }
+
+    fn goal(&self, n: &Node, _left: usize) -> Option<u8> {
+        (n.t == self.t.goal_mask() && n.x == self.x.goal_mask()).then_some(0)
+    }
+
+    fn expand(
+        &self,
+        n: &Node,
+        prev: Option<usize>,
+        _left: usize,
+        out: &mut Vec<(usize, Node)>,
+    ) -> u64 {
+        let prev = prev.map(|i| self.moves[i]);
+        for (i, &m) in self.moves.iter().enumerate() {
+            if allowed(prev, m) {
+                out.push((
+                    i,
+                    Node {
+                        t: self.t.apply(n.t, i),
+                        x: self.x.apply(n.x, i),
+                        both: self.both.apply(n.both, i),
+                    },
+                ));
+            }
+        }
+        0
+    }
+}

@@ -1,0 +1,67 @@
+//! Tests of the 5x5x5 stages.
+
+use super::*;
+use crate::search::Clock;
+use std::time::{Duration, Instant};
+use tablegen::cube::CubeN;
+use tablegen::notation::Face;
+
+fn clock() -> Clock {
+    let now = Instant::now();
+    Clock {
+        soft: now + Duration::from_secs(60),
+        hard: now + Duration::from_secs(60),
+    }
+}
+
+/// Whether every U/D-coloured T- and X-centre is on U or D.
+fn staged(cube: &CubeN, s: &[u8]) -> bool {
+    [Face::U, Face::D].iter().all(|&f| {
+        (1..4).all(|r| {
+            (1..4).all(|c| {
+                let col = s[cube.index(f, r, c)];
+                col == Face::U as u8 || col == Face::D as u8
+            })
+        })
+    })
+}
+
+/// Random 5x5x5 states: each solution stages the U/D centres (checked on
+/// the facelets) and is no shorter than the bound at the root; scrambles of
+/// a few moves get no more moves than they had.
+#[test]
+fn ud_centres_of_random_states() {
+    let cube = CubeN::new(5);
+    let st = CentresUd::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let mut lens = Vec::new();
+    for seed in 0..4 {
+        let s = tablegen::orbits::random_state(&cube, seed);
+        let found = st.solve(&s, 2, clock());
+        assert!(!found.is_empty(), "seed {seed}");
+        let first = found[0].path.len();
+        for f in &found {
+            let moves: Vec<_> = f.path.iter().map(|&i| st.moves()[i]).collect();
+            let mut t = s.clone();
+            cube.apply_alg(&mut t, &moves);
+            assert!(staged(&cube, &t), "seed {seed}");
+            assert!(f.path.len() >= first);
+        }
+        assert!(first >= st.bound(&st.node(&s)));
+        lens.push(first);
+    }
+    // Short scrambles of outer block turns: never longer than the scramble.
+    let moves = st.moves().to_vec();
+    for k in 0..40usize {
+        let len = k % 4;
+        let mut s = cube.solved();
+        for j in 0..len {
+            cube.apply(&mut s, moves[(k * 13 + j * 7) % moves.len()]);
+        }
+        let found = st.solve(&s, 1, clock());
+        assert!(found[0].path.len() <= len, "{k}: {:?}", found[0].path);
+    }
+    let avg = lens.iter().sum::<usize>() as f64 / lens.len() as f64;
+    // cube555's first phase (T and X staged on one of three axes) averages
+    // near 7 to 8 moves; on the U/D axis alone ours is a little longer.
+    assert!((6.0..11.0).contains(&avg), "average {avg}");
+}
