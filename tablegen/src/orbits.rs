@@ -204,7 +204,7 @@ pub fn random_state(cube: &CubeN, seed: u64) -> Vec<u8> {
         for r in 0..3 {
             for c in 0..3 {
                 let middle = r == 1 || c == 1;
-                if n % 2 == 0 && middle || n == 2 && middle {
+                if n.is_multiple_of(2) && middle {
                     continue;
                 }
                 s[cube.index(Face::ALL[f], at(r), at(c))] = c3[f * 9 + r * 3 + c];
