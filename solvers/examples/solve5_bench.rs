@@ -2,7 +2,7 @@
 //! for each stage built so far, its length (average, min, max) and time
 //! (median, p99), the tables' load time and the peak memory.
 //!
-//! `cargo run --release -p solvers --example solve5_bench [-- COUNT]`
+//! `cargo run --release -p solvers --example solve5_bench [-- COUNT [AXES]]`
 
 use solvers::cube5::CentresUd;
 use solvers::search::Clock;
@@ -22,6 +22,11 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(200);
+    // Stage 1 on this many axes (1: U/D only; 3: the best colour pair).
+    let axes: usize = std::env::args()
+        .nth(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
     let dir = tablegen::artifact::tables_dir(None);
     let t = Instant::now();
     let stage = CentresUd::load(&dir, false).expect("5x5x5 tables");
@@ -36,7 +41,7 @@ fn main() {
             soft: t + Duration::from_secs(60),
             hard: t + Duration::from_secs(60),
         };
-        let found = stage.solve(&s, 1, clock);
+        let found = stage.solve(&s, axes, 1, clock);
         times.push(t.elapsed());
         lens.push(found.first().map_or(0, |f| f.path.len()));
     }
@@ -44,7 +49,7 @@ fn main() {
     let avg = lens.iter().sum::<usize>() as f64 / count as f64;
     println!("init {:.1} ms", init.as_secs_f64() * 1e3);
     println!(
-        "centres-ud: n={count} avg {avg:.2} moves (min {}, max {}), median {:.1} ms, p99 {:.1} ms",
+        "centres-ud ({axes} axes): n={count} avg {avg:.2} moves (min {}, max {}), median {:.1} ms, p99 {:.1} ms",
         lens.iter().min().unwrap_or(&0),
         lens.iter().max().unwrap_or(&0),
         times[count / 2].as_secs_f64() * 1e3,

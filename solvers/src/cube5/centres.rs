@@ -102,14 +102,25 @@ impl CentresUd {
     }
 
     /// Up to `want` solutions of the shortest lengths (several per length),
-    /// each as move indices into [`CentresUd::moves`].
-    pub fn solve(&self, state: &[u8], want: usize, clock: Clock) -> Vec<Found> {
-        let node = self.node(state);
-        let roots = [Root {
-            node,
-            before: 0,
-            lower: self.bound(&node),
-        }];
+    /// each as move indices into [`CentresUd::moves`], staging one of the
+    /// three colour pairs on U and D: the root of a solution is the index
+    /// into [`crate::moves::recolourings`] of the colour renaming that
+    /// brings that pair to the U/D colours (0: the U/D pair itself).
+    /// `axes` = 1 stages the U/D colours only.
+    pub fn solve(&self, state: &[u8], axes: usize, want: usize, clock: Clock) -> Vec<Found> {
+        let roots: Vec<Root<Node>> = crate::moves::recolourings()
+            .iter()
+            .take(axes.clamp(1, 3))
+            .map(|colour| {
+                let s: Vec<u8> = state.iter().map(|&c| colour[c as usize]).collect();
+                let node = self.node(&s);
+                Root {
+                    node,
+                    before: 0,
+                    lower: self.bound(&node),
+                }
+            })
+            .collect();
         let policy = Policy {
             want,
             level_nodes: u64::MAX,

@@ -36,7 +36,7 @@ fn ud_centres_of_random_states() {
     let mut lens = Vec::new();
     for seed in 0..4 {
         let s = tablegen::orbits::random_state(&cube, seed);
-        let found = st.solve(&s, 2, clock());
+        let found = st.solve(&s, 1, 2, clock());
         assert!(!found.is_empty(), "seed {seed}");
         let first = found[0].path.len();
         for f in &found {
@@ -57,8 +57,22 @@ fn ud_centres_of_random_states() {
         for j in 0..len {
             cube.apply(&mut s, moves[(k * 13 + j * 7) % moves.len()]);
         }
-        let found = st.solve(&s, 1, clock());
+        let found = st.solve(&s, 1, 1, clock());
         assert!(found[0].path.len() <= len, "{k}: {:?}", found[0].path);
+    }
+    // On three axes at once: never longer than on U/D alone, and each
+    // solution stages its colour pair on U and D.
+    let recolour = crate::moves::recolourings();
+    for seed in 0..3 {
+        let s = tablegen::orbits::random_state(&cube, seed);
+        let found = st.solve(&s, 3, 3, clock());
+        assert!(found[0].path.len() <= lens[seed as usize]);
+        for f in &found {
+            let moves: Vec<_> = f.path.iter().map(|&i| st.moves()[i]).collect();
+            let mut t: Vec<u8> = s.iter().map(|&c| recolour[f.root][c as usize]).collect();
+            cube.apply_alg(&mut t, &moves);
+            assert!(staged(&cube, &t), "seed {seed}");
+        }
     }
     let avg = lens.iter().sum::<usize>() as f64 / lens.len() as f64;
     // cube555's first phase (T and X staged on one of three axes) averages
