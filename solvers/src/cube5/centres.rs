@@ -26,12 +26,14 @@ pub struct CentresUd {
     both_tab: SparseTable,
 }
 
-/// A node: the three masks (U/D colour present at each tracked facelet).
+/// A node: the three masks (U/D colour present at each tracked facelet) and
+/// the bound.
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
     t: u64,
     x: u64,
     both: u64,
+    h: u8,
 }
 
 /// The U/D colours, as the projections mark them.
@@ -77,28 +79,44 @@ impl CentresUd {
 
     /// The node of a 5x5x5 facelet state.
     pub fn node(&self, state: &[u8]) -> Node {
-        Node {
-            t: self.t.project(state, &MARKED),
-            x: self.x.project(state, &MARKED),
-            both: self.both.project(state, &MARKED),
-        }
+        let (t, x, both) = (
+            self.t.project(state, &MARKED),
+            self.x.project(state, &MARKED),
+            self.both.project(state, &MARKED),
+        );
+        let h = self.bound_of(t, x, both, usize::MAX).unwrap_or(0) as u8;
+        Node { t, x, both, h }
     }
 
-    /// Lower bound: the larger of the two orbits' exact distances, and where
-    /// both are within the sparse table's depth, its distance for both orbits
-    /// together (or one past its depth if it does not hold the state).
+    /// Lower bound of a node.
     pub fn bound(&self, n: &Node) -> usize {
-        let t = crate::tables::nibble(self.t_tab.bytes(), self.t.rank(n.t) as usize);
-        let x = crate::tables::nibble(self.x_tab.bytes(), self.x.rank(n.x) as usize);
-        let h = t.max(x);
+        n.h as usize
+    }
+
+    /// Lower bound of masks `(t, x, both)`: the larger of the two orbits'
+    /// exact distances, and where both are within the sparse table's depth,
+    /// its distance for both orbits together (or one past its depth if it
+    /// does not hold the state). `None` as soon as a part exceeds `limit`
+    /// (the cheap parts are read first).
+    fn bound_of(&self, t: u64, x: u64, both: u64, limit: usize) -> Option<usize> {
+        let dt = crate::tables::nibble(self.t_tab.bytes(), self.t.rank(t) as usize);
+        if dt > limit {
+            return None;
+        }
+        let dx = crate::tables::nibble(self.x_tab.bytes(), self.x.rank(x) as usize);
+        let h = dt.max(dx);
+        if h > limit {
+            return None;
+        }
         if h > SPARSE_DEPTH as usize {
-            return h;
+            return Some(h);
         }
         let d = self
             .both_tab
-            .get(&n.both.to_be_bytes())
+            .get(&both.to_be_bytes())
             .unwrap_or(SPARSE_DEPTH as u64 + 1);
-        h.max(d as usize)
+        let h = h.max(d as usize);
+        (h <= limit).then_some(h)
     }
 
     /// Up to `want` solutions of the shortest lengths (several per length),
@@ -147,26 +165,40 @@ impl Stage for CentresUd {
         (n.t == self.t.goal_mask() && n.x == self.x.goal_mask()).then_some(0)
     }
 
+    /// Children whose bound exceeds what is left are dropped here (the T
+    /// distance is read first, the X one and the sparse table only if it
+    /// passes).
     fn expand(
         &self,
         n: &Node,
         prev: Option<usize>,
-        _left: usize,
+        left: usize,
         out: &mut Vec<(usize, Node)>,
     ) -> u64 {
         let prev = prev.map(|i| self.moves[i]);
+        let mut dropped = 0;
         for (i, &m) in self.moves.iter().enumerate() {
-            if allowed(prev, m) {
-                out.push((
+            if !allowed(prev, m) {
+                continue;
+            }
+            let (t, x, both) = (
+                self.t.apply(n.t, i),
+                self.x.apply(n.x, i),
+                self.both.apply(n.both, i),
+            );
+            match self.bound_of(t, x, both, left - 1) {
+                Some(h) => out.push((
                     i,
                     Node {
-                        t: self.t.apply(n.t, i),
-                        x: self.x.apply(n.x, i),
-                        both: self.both.apply(n.both, i),
+                        t,
+                        x,
+                        both,
+                        h: h as u8,
                     },
-                ));
+                )),
+                None => dropped += 1,
             }
         }
-        0
+        dropped
     }
 }
