@@ -10,6 +10,7 @@ pub mod domino;
 pub mod ida;
 pub mod puzzle;
 pub mod pyraminx;
+pub mod short;
 pub mod tables;
 
 /// Why a solve failed.

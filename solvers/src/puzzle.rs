@@ -11,6 +11,7 @@
 //! assert_eq!(solution.text(), "R U' R'");
 //! ```
 
+use crate::short::ShortFirst;
 use crate::{Solution, SolveError};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
@@ -105,10 +106,17 @@ pub trait Solve: Send + Sync {
 
 /// Every puzzle, in the order `cubesolve` lists them.
 pub fn puzzles() -> &'static [&'static dyn Puzzle] {
+    // The 3x3x3 solver finds short solutions itself (optimal within 7 turns).
     &[
-        &crate::cube2::Cube2Puzzle,
+        &ShortFirst {
+            puzzle: &crate::cube2::Cube2Puzzle,
+            n: 2,
+        },
         &crate::cube3::Cube3Puzzle,
-        &crate::cube4::Cube4Puzzle,
+        &ShortFirst {
+            puzzle: &crate::cube4::Cube4Puzzle,
+            n: 4,
+        },
         &crate::pyraminx::PyraminxPuzzle,
         &crate::domino::DominoPuzzle,
     ]
