@@ -11,6 +11,7 @@ pub mod ida;
 pub mod puzzle;
 pub mod pyraminx;
 pub mod short;
+pub mod svg;
 pub mod tables;
 
 /// Why a solve failed.
