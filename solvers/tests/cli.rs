@@ -361,3 +361,28 @@ fn short_scrambles_stay_short_on_the_command_line() {
             .stdout(format!("{want}\n"));
     }
 }
+
+#[test]
+fn help_shows_an_example_of_every_subcommand() {
+    let out = cubesolve()
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for sub in ["solve", "scramble", "show"] {
+        assert!(
+            text.contains(&format!("  cubesolve {sub} --puzzle")),
+            "{sub}: {text}"
+        );
+        cubesolve()
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "cubesolve {sub} --puzzle"
+            )));
+    }
+}

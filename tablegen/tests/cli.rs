@@ -830,3 +830,28 @@ fn install_checks_everything_before_writing() {
         .success();
     assert_eq!(snapshot(&tables), snapshot(&built));
 }
+
+#[test]
+fn help_shows_an_example_of_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tablegen(dir.path())
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for sub in [
+        "list", "build", "info", "verify", "publish", "install", "manifest",
+    ] {
+        assert!(text.contains(&format!("  tablegen {sub}")), "{sub}: {text}");
+        tablegen(dir.path())
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "Example:\n  tablegen {sub}"
+            )));
+    }
+}
