@@ -82,6 +82,29 @@ fn main() {
         }
         report(name, times, &lens);
     }
+    // What `cubesolve solve` runs: the registry's solver on a facelet state,
+    // default options (stop at 21 moves, 1 s budget).
+    let p3 = solvers::puzzle::find("3x3x3").expect("3x3x3 puzzle");
+    let l3 = p3.load(&dir, true).expect("3x3x3 tables");
+    let (mut times, mut lens) = (Vec::new(), Vec::new());
+    for seed in 0..count as u64 {
+        let text = tablegen::cube::CubeN::new(3).format_state(
+            &tablegen::cube3::random_cube(seed).to_facelets(),
+            tablegen::cube::FaceOrder::Urfdlb,
+        );
+        let input = solvers::puzzle::Input::State {
+            text: &text,
+            order: None,
+        };
+        let pos = p3.parse(&input).expect("a legal state");
+        let t = Instant::now();
+        let sol = l3
+            .solve(&pos, &solvers::puzzle::Options::default())
+            .expect("solved");
+        times.push(t.elapsed().as_secs_f64());
+        lens.push(sol.moves.len());
+    }
+    report("3x3x3 cli", times, &lens);
     if std::env::args().any(|a| a == "--only-3x3x3") {
         return;
     }

@@ -12,6 +12,8 @@ pub mod moves;
 pub mod puzzle;
 pub mod pyraminx;
 pub mod search;
+pub mod short;
+pub mod svg;
 pub mod tables;
 
 /// Why a solve failed.

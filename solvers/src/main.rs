@@ -1,5 +1,6 @@
 //! `cubesolve`: solve and scramble puzzles with the toolkit's tables.
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 use solvers::puzzle::{self, Input};
 use std::io::IsTerminal;
@@ -15,7 +16,7 @@ use tablegen::outln;
     name = "cubesolve",
     version,
     about = "Solve and scramble twisty puzzles",
-    after_help = "Examples:\n  cubesolve solve --puzzle 3x3x3 --scramble \"R U R' U'\"\n  cubesolve solve --puzzle 4x4x4 --state UUUU...BBBB --json\n  cubesolve scramble --puzzle 2x2x2 --seed 7"
+    after_help = "Examples:\n  cubesolve solve --puzzle 3x3x3 --scramble \"R U R' U'\"\n  cubesolve scramble --puzzle 2x2x2 --seed 7\n  cubesolve show --puzzle 5x5x5 --scramble \"Rw U2 3Fw'\" --svg cube.svg"
 )]
 struct Cli {
     /// Table directory (default: $CUBE_TABLES, else the workspace's tables/).
@@ -35,13 +36,16 @@ enum Command {
     /// Print a random-state scramble and the state it gives.
     #[command(after_help = "Example:\n  cubesolve scramble --puzzle 3x3x3 --seed 42")]
     Scramble(ScrambleArgs),
+    /// Draw a position as an SVG picture of the unfolded puzzle.
+    #[command(
+        after_help = "Examples:\n  cubesolve show --puzzle 3x3x3 --scramble \"R U R' U'\" --svg cube.svg\n  cubesolve show --puzzle pyraminx --scramble \"U L' r b\" --svg - > pyraminx.svg"
+    )]
+    Show(ShowArgs),
 }
 
+/// The position given on the command line.
 #[derive(clap::Args)]
-struct SolveArgs {
-    /// Puzzle: 2x2x2, 3x3x3, 4x4x4, pyraminx, domino.
-    #[arg(long)]
-    puzzle: String,
+struct PositionArgs {
     /// Facelet state string (cubes, domino).
     #[arg(
         long,
@@ -55,6 +59,45 @@ struct SolveArgs {
     /// Face order of --state for cubes: urfdlb (default) or ulfrbd.
     #[arg(long)]
     order: Option<FaceOrder>,
+}
+
+impl PositionArgs {
+    fn input(&self) -> anyhow::Result<Input<'_>> {
+        match (&self.state, &self.scramble) {
+            (Some(text), _) => Ok(Input::State {
+                text,
+                order: self.order,
+            }),
+            (None, Some(text)) => {
+                if self.order.is_some() {
+                    return Err(bad("--order is for --state"));
+                }
+                Ok(Input::Scramble(text))
+            }
+            (None, None) => Err(bad("give --state or --scramble")),
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct ShowArgs {
+    /// Puzzle: any NxNxN cube (2x2x2, 3x3x3, ..., 64x64x64), pyraminx, domino.
+    #[arg(long)]
+    puzzle: String,
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Where to write the picture (SVG): a file, or - for standard output.
+    #[arg(long, value_name = "FILE")]
+    svg: PathBuf,
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    /// Puzzle: 2x2x2, 3x3x3, 4x4x4, pyraminx, domino.
+    #[arg(long)]
+    puzzle: String,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -74,6 +117,11 @@ struct SolveArgs {
     /// (exit code 1); never less than the time budget.
     #[arg(long, default_value_t = 30_000, value_name = "MS")]
     hard_limit: u64,
+    /// Also draw the position and the position after each phase of the
+    /// solution, as SVG pictures 00-start.svg, 01-<phase>.svg, ... in DIR
+    /// (made if missing).
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -92,6 +140,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(a) => solve(&dir, a),
         Command::Scramble(a) => scramble(&dir, a),
+        Command::Show(a) => show(a),
     };
     tablegen::cli::exit("cubesolve", result, |c| {
         c.downcast_ref::<solvers::tables::TableError>().is_some()
@@ -103,20 +152,7 @@ fn main() -> ExitCode {
 fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let p = puzzle::find(&args.puzzle)?;
-    let input = match (&args.state, &args.scramble) {
-        (Some(text), _) => Input::State {
-            text,
-            order: args.order,
-        },
-        (None, Some(text)) => {
-            if args.order.is_some() {
-                return Err(bad("--order is for --state"));
-            }
-            Input::Scramble(text)
-        }
-        (None, None) => return Err(bad("give --state or --scramble")),
-    };
-    let position = p.parse(&input)?;
+    let position = p.parse(&args.position.input()?)?;
     let solver = p.load(dir, args.json)?;
     let opts = puzzle::Options {
         time_budget: args.time_budget.map(Duration::from_millis),
@@ -125,6 +161,17 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
     };
     let solution = solver.solve(&position, &opts)?;
     let ms = start.elapsed().as_secs_f64() * 1000.0;
+    if let Some(dir) = &args.svg {
+        std::fs::create_dir_all(dir).with_context(|| {
+            format!(
+                "cannot make the picture directory {}",
+                tablegen::cli::show_path(dir)
+            )
+        })?;
+        for (name, svg) in solvers::svg::solve_series(p.name(), &position, &solution)? {
+            tablefmt::write_atomic(&dir.join(name), svg.as_bytes())?;
+        }
+    }
     if args.json {
         let phases: serde_json::Map<String, serde_json::Value> = solution
             .phases
@@ -169,6 +216,21 @@ const MAX_LINK: usize = 2000;
 /// alg.cubing.net's URL spelling: `_` for a space, `-` for a prime.
 fn url_alg(s: &str) -> String {
     s.replace(' ', "_").replace('\'', "-")
+}
+
+fn show(args: ShowArgs) -> anyhow::Result<()> {
+    let position = puzzle::parse_any(&args.puzzle, &args.position.input()?)?;
+    let title = match &position.setup {
+        Some(moves) => format!("{} {moves}", args.puzzle),
+        None => args.puzzle.clone(),
+    };
+    let svg = solvers::svg::draw(&position, &title)?;
+    if args.svg.as_os_str() == "-" {
+        tablegen::out!("{svg}")?;
+    } else {
+        tablefmt::write_atomic(&args.svg, svg.as_bytes())?;
+    }
+    Ok(())
 }
 
 fn scramble(dir: &Path, args: ScrambleArgs) -> anyhow::Result<()> {

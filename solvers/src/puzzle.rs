@@ -11,6 +11,7 @@
 //! assert_eq!(solution.text(), "R U' R'");
 //! ```
 
+use crate::short::ShortFirst;
 use crate::{Solution, SolveError};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
@@ -76,6 +77,92 @@ pub enum State {
     Domino([u8; 8], [u8; 8]),
 }
 
+impl State {
+    /// The position after `moves` (in the puzzle's notation): to replay a
+    /// solution or draw the stages of one.
+    pub fn after<S: AsRef<str>>(&self, moves: &[S]) -> Result<State, SolveError> {
+        let text = moves
+            .iter()
+            .map(|m| m.as_ref())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let bad = |e: tablegen::notation::NotationError| SolveError::Input(e.to_string());
+        Ok(match self {
+            State::Cube(st) => {
+                let n = (2..=64)
+                    .find(|n| 6 * n * n == st.len())
+                    .ok_or_else(|| SolveError::Internal("not a cube's facelets".into()))?;
+                let cube = CubeN::new(n);
+                let alg = tablegen::notation::parse_alg(&text).map_err(bad)?;
+                for &m in &alg {
+                    cube.check_move(m).map_err(SolveError::Input)?;
+                }
+                let mut st = st.clone();
+                cube.apply_alg(&mut st, &alg);
+                State::Cube(st)
+            }
+            State::Pyraminx(p) => {
+                let alg = tablegen::pyraminx::parse_alg(&text).map_err(bad)?;
+                State::Pyraminx(alg.iter().fold(*p, |p, &m| p.apply(m)))
+            }
+            State::Domino(cp, ep) => {
+                let alg = tablegen::domino::parse_alg(&text).map_err(bad)?;
+                let (cp, ep) = alg.iter().fold((*cp, *ep), |(c, e), &m| {
+                    tablegen::domino::apply_pieces(&c, &e, m)
+                });
+                State::Domino(cp, ep)
+            }
+        })
+    }
+
+    /// True if solved (a cube in any whole-cube orientation).
+    pub fn is_solved(&self) -> bool {
+        match self {
+            State::Cube(st) => st
+                .chunks(st.len() / 6)
+                .all(|f| f.iter().all(|&c| c == f[0])),
+            State::Pyraminx(p) => p.is_solved(),
+            State::Domino(cp, ep) => {
+                // Solved up to a whole-puzzle turn about U-D (which moves
+                // every piece on by the same number of slots in its layer).
+                (0..4u8).any(|k| {
+                    (0..8).all(|i| {
+                        let want = (i / 4) * 4 + (i % 4 + k) % 4;
+                        cp[i as usize] == want && ep[i as usize] == want
+                    })
+                })
+            }
+        }
+    }
+}
+
+/// The size N of a cube named `NxNxN` (N from 2 to 64).
+pub fn cube_size(name: &str) -> Option<usize> {
+    let mut parts = name.split('x');
+    let n: usize = parts.next()?.parse().ok()?;
+    let rest: Vec<&str> = parts.collect();
+    let ok = rest.len() == 2 && rest.iter().all(|p| p.parse() == Ok(n));
+    (ok && (2..=64).contains(&n)).then_some(n)
+}
+
+/// Reads a position of any puzzle the toolkit knows, whether it has a solver
+/// or not: the registry's puzzles, and any `NxNxN` cube (checked by
+/// [`tablegen::validate`]).
+pub fn parse_any(name: &str, input: &Input) -> Result<Position, SolveError> {
+    if let Ok(p) = find(name) {
+        return p.parse(input);
+    }
+    let n = cube_size(name).ok_or_else(|| {
+        SolveError::Input(format!(
+            "unknown puzzle {} (have: 2x2x2 to 64x64x64 as NxNxN, pyraminx, domino)",
+            tablegen::cli::quote(name)
+        ))
+    })?;
+    let pos = parse_cube(n, input)?;
+    tablegen::validate::validate(&CubeN::new(n), cube_state(&pos)?).map_err(SolveError::Input)?;
+    Ok(pos)
+}
+
 /// A random-state scramble.
 #[derive(Clone, Debug)]
 pub struct Scramble {
@@ -105,10 +192,17 @@ pub trait Solve: Send + Sync {
 
 /// Every puzzle, in the order `cubesolve` lists them.
 pub fn puzzles() -> &'static [&'static dyn Puzzle] {
+    // The 3x3x3 solver finds short solutions itself (optimal within 7 turns).
     &[
-        &crate::cube2::Cube2Puzzle,
+        &ShortFirst {
+            puzzle: &crate::cube2::Cube2Puzzle,
+            n: 2,
+        },
         &crate::cube3::Cube3Puzzle,
-        &crate::cube4::Cube4Puzzle,
+        &ShortFirst {
+            puzzle: &crate::cube4::Cube4Puzzle,
+            n: 4,
+        },
         &crate::pyraminx::PyraminxPuzzle,
         &crate::domino::DominoPuzzle,
     ]

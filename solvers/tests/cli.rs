@@ -255,3 +255,134 @@ fn a_table_for_another_id_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("2x2x2-htm.tbl"));
 }
+
+#[test]
+fn show_draws_any_cube_pyraminx_and_domino() {
+    for (puzzle, scramble, shapes) in [
+        ("2x2x2", "R U", 24),
+        ("3x3x3", "R U R' U'", 54),
+        ("7x7x7", "3Rw U2 2F'", 294),
+        ("pyraminx", "U L' r b", 36),
+        ("domino", "U R2 D'", 42),
+    ] {
+        let out = cubesolve()
+            .args(["show", "--puzzle", puzzle, "--scramble", scramble])
+            .args(["--svg", "-"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        let doc = roxmltree::Document::parse(&text).unwrap();
+        let n = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("facelet"))
+            .count();
+        assert_eq!(n, shapes, "{puzzle}");
+    }
+    // To a file, and from a state string in either face order.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("u.svg");
+    cubesolve()
+        .args(["show", "--puzzle", "2x2x2", "--order", "ulfrbd"])
+        .args(["--state", "UUUUFFLLRRFFBBRRLLBBDDDD", "--svg"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout("");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("data-facelet=\"R0\""));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn show_refuses_bad_input_in_one_line() {
+    for args in [
+        &["--puzzle", "3x3x3", "--scramble", "R Q"][..],
+        &["--puzzle", "3x3x3", "--state", "UUU"],
+        &["--puzzle", "4x5x4", "--scramble", "R"],
+        &["--puzzle", "pyraminx", "--state", "UUU"],
+        &["--puzzle", "3x3x3", "--scramble", "3R"],
+    ] {
+        let out = cubesolve()
+            .arg("show")
+            .args(args)
+            .args(["--svg", "-"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .get_output()
+            .clone();
+        one_line(&out);
+    }
+}
+
+#[test]
+fn solve_draws_each_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = cubesolve()
+        .args(["solve", "--puzzle", "4x4x4", "--scramble"])
+        .arg("Rw U2 x Rw U2 Rw U2 Rw' U2 Lw U2 Rw' U2 Rw U2 Rw' U2 Rw'")
+        .args(["--json", "--svg"])
+        .arg(dir.path().join("pics"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("pics"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let phases = v["phases"].as_object().unwrap();
+    assert_eq!(
+        names.len(),
+        1 + phases.keys().filter(|k| *k != "merged").count()
+    );
+    assert_eq!(names[0], "00-start.svg");
+    assert!(names[1].starts_with("01-"), "{names:?}");
+}
+
+#[test]
+fn short_scrambles_stay_short_on_the_command_line() {
+    for (puzzle, scramble, want) in [
+        ("4x4x4", "x y", ""),
+        ("3x3x3", "R", "R'"),
+        ("4x4x4", "R", "R'"),
+        ("2x2x2", "z", ""),
+    ] {
+        cubesolve()
+            .args(["solve", "--puzzle", puzzle, "--scramble", scramble])
+            .assert()
+            .success()
+            .stdout(format!("{want}\n"));
+    }
+}
+
+#[test]
+fn help_shows_an_example_of_every_subcommand() {
+    let out = cubesolve()
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for sub in ["solve", "scramble", "show"] {
+        assert!(
+            text.contains(&format!("  cubesolve {sub} --puzzle")),
+            "{sub}: {text}"
+        );
+        cubesolve()
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "cubesolve {sub} --puzzle"
+            )));
+    }
+}

@@ -3,3 +3,4 @@
 
 mod cli;
 mod random_states;
+mod short_solutions;

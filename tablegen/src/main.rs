@@ -11,7 +11,8 @@ use tablegen::cli::parse_or_exit;
 #[command(
     name = "tablegen",
     version,
-    about = "Build, inspect and publish puzzle lookup tables"
+    about = "Build, inspect and publish puzzle lookup tables",
+    after_help = "Examples:\n  tablegen list\n  tablegen build 4x4x4-ud-stage\n  tablegen info 2x2x2-htm --json\n  tablegen verify --all\n  tablegen publish --out release/\n  tablegen install --from release/\n  tablegen manifest --check 1000000"
 )]
 struct Cli {
     /// Table directory (default: $CUBE_TABLES, else the workspace's tables/).
@@ -24,18 +25,25 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// List every table in the catalog.
+    #[command(after_help = "Example:\n  tablegen list --json")]
     List(cmd::list::Args),
     /// Build tables by BFS and write their artifacts.
+    #[command(after_help = "Example:\n  tablegen build 4x4x4-ud-stage pyraminx --threads 2")]
     Build(cmd::build::Args),
     /// Show an artifact's header.
+    #[command(after_help = "Example:\n  tablegen info 2x2x2-htm --json")]
     Info(cmd::info::Args),
     /// Check artifacts' structure and checksums.
+    #[command(after_help = "Example:\n  tablegen verify --all")]
     Verify(cmd::verify::Args),
     /// Write zstd-compressed artifacts and a manifest for a release.
+    #[command(after_help = "Example:\n  tablegen publish --out release/")]
     Publish(cmd::publish::Args),
     /// Install published artifacts into the table directory.
+    #[command(after_help = "Example:\n  tablegen install --from release/")]
     Install(cmd::install::Args),
     /// Write the table directory's manifest.json, or check rebuilds against it.
+    #[command(after_help = "Example:\n  tablegen manifest --check 1000000")]
     Manifest(cmd::manifest::Args),
 }
 

@@ -865,3 +865,28 @@ fn closed_stderr_is_not_a_panic() {
     let out = run(&["verify", bad.to_str().unwrap(), "pyraminx"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn help_shows_an_example_of_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tablegen(dir.path())
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for sub in [
+        "list", "build", "info", "verify", "publish", "install", "manifest",
+    ] {
+        assert!(text.contains(&format!("  tablegen {sub}")), "{sub}: {text}");
+        tablegen(dir.path())
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "Example:\n  tablegen {sub}"
+            )));
+    }
+}

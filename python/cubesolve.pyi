@@ -1,0 +1,75 @@
+"""Twisty-puzzle solvers from the cube-tables toolkit.
+
+Errors: bad input raises ValueError (the `cubesolve` command's one-line
+message), a table that cannot be read or built raises OSError naming the file,
+a solve that runs out of time raises RuntimeError.
+"""
+
+import os
+from typing import Dict, List, Optional, Tuple, Union
+
+__version__: str
+
+_Path = Union[str, "os.PathLike[str]"]
+
+class Solution:
+    """A solution found by `solve`."""
+
+    @property
+    def moves(self) -> str:
+        """The moves, SiGN notation, separated by single spaces."""
+    @property
+    def length(self) -> int:
+        """Number of moves (outer block turn metric; half turn metric on 2x2x2 and 3x3x3)."""
+    @property
+    def phases(self) -> Dict[str, int]:
+        """Moves per phase of the solver, in the order they come in `moves`."""
+    def __len__(self) -> int: ...
+
+def solve(
+    puzzle: str,
+    state: Optional[str] = None,
+    scramble: Optional[str] = None,
+    order: str = "urfdlb",
+    tables: Optional[_Path] = None,
+    max_length: Optional[int] = None,
+    time_budget_ms: Optional[int] = None,
+) -> Solution:
+    """Solves a puzzle: "2x2x2", "3x3x3", "4x4x4", "pyraminx" or "domino".
+
+    Give `state` (cubes: 6*N*N letters URFDLB, faces in U R F D L B order as
+    the `kociemba` package takes them; `order="ulfrbd"` for U L F R B D) or
+    `scramble` (moves applied to the solved puzzle). `tables`: the table
+    directory (default: `default_tables_dir()`; missing tables are built there
+    on first use). `max_length` (3x3x3): stop at the first solution at most
+    this long (default 21). `time_budget_ms`: return the best solution found
+    after this long (3x3x3 default 1000, 4x4x4 240).
+    """
+
+def scramble(
+    puzzle: str, seed: Optional[int] = None, tables: Optional[_Path] = None
+) -> Tuple[str, Optional[str]]:
+    """A random-state scramble: (moves, state string or None for the Pyraminx)."""
+
+def is_solved(
+    puzzle: str,
+    moves: str,
+    state: Optional[str] = None,
+    scramble: Optional[str] = None,
+    order: str = "urfdlb",
+) -> bool:
+    """Whether the position is solved (any orientation) after `moves`."""
+
+def show(
+    puzzle: str,
+    state: Optional[str] = None,
+    scramble: Optional[str] = None,
+    order: str = "urfdlb",
+) -> str:
+    """An SVG picture of the position (any NxNxN cube, "pyraminx", "domino")."""
+
+def puzzles() -> List[str]:
+    """The puzzles `solve` and `scramble` take."""
+
+def default_tables_dir() -> str:
+    """$CUBE_TABLES, else $XDG_DATA_HOME/cube-tables, else ~/.local/share/cube-tables."""

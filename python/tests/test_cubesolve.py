@@ -1,0 +1,205 @@
+"""The Python binding: solutions replayed on the toolkit's models and on a
+small independent facelet model, bad input, the table directory."""
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+import cubesolve
+
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED = REPO / "tables"
+SOLVED3 = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
+
+
+@pytest.fixture(scope="session")
+def tables(tmp_path_factory):
+    """A copy of the shipped tables the small puzzles need (tests never write
+    into the checkout's tables/)."""
+    d = tmp_path_factory.mktemp("tables")
+    for f in SHIPPED.glob("*.tbl"):
+        if f.name.startswith(("2x2x2-htm", "3x3x3-", "pyraminx")):
+            shutil.copy(f, d / f.name)
+    return d
+
+
+# ---------------------------------------------------------------- an independent 3x3x3
+
+def _geometry():
+    """Facelet i -> (position, normal), faces U R F D L B, each row by row as on
+    the usual net (U with B at the top, D with F at the top, sides with U up)."""
+    out = []
+    for face in range(6):
+        for r in range(3):
+            for c in range(3):
+                x, y = c - 1, 1 - r
+                p = {
+                    0: (x, 1, r - 1),
+                    1: (1, y, 1 - c),
+                    2: (x, y, 1),
+                    3: (x, -1, 1 - r),
+                    4: (-1, y, c - 1),
+                    5: (1 - c, y, -1),
+                }[face]
+                n = [(0, 1, 0), (1, 0, 0), (0, 0, 1), (0, -1, 0), (-1, 0, 0), (0, 0, -1)][face]
+                out.append((p, n))
+    return out
+
+
+GEOMETRY = _geometry()
+INDEX = {g: i for i, g in enumerate(GEOMETRY)}
+AXES = {"U": (0, 1, 0), "R": (1, 0, 0), "F": (0, 0, 1), "D": (0, -1, 0), "L": (-1, 0, 0), "B": (0, 0, -1)}
+
+
+def _cw(k, v):
+    """A quarter turn clockwise looking at the face with outward normal k."""
+    cross = (k[1] * v[2] - k[2] * v[1], k[2] * v[0] - k[0] * v[2], k[0] * v[1] - k[1] * v[0])
+    d = sum(a * b for a, b in zip(k, v))
+    return tuple(-cross[i] + k[i] * d for i in range(3))
+
+
+def apply3(state, moves):
+    """Face turns (U R F D L B with '' 2 ') on a 54-letter state."""
+    s = list(state)
+    for tok in moves.split():
+        k = AXES[tok[0]]
+        turns = {"": 1, "2": 2, "'": 3}[tok[1:]]
+        for _ in range(turns):
+            new = list(s)
+            for i, (p, n) in enumerate(GEOMETRY):
+                if sum(a * b for a, b in zip(k, p)) == 1:
+                    new[INDEX[(_cw(k, p), _cw(k, n))]] = s[i]
+            s = new
+    return "".join(s)
+
+
+def test_the_python_model_agrees_with_the_spec():
+    assert apply3(SOLVED3, "R") == "UUFUUFUUFRRRRRRRRRFFDFFDFFDDDBDDBDDBLLLLLLLLLUBBUBBUBB"
+    assert apply3(SOLVED3, "R U F' D2 L B") != SOLVED3
+    assert apply3(apply3(SOLVED3, "R U F' D2 L B"), "B' L' D2 F U' R'") == SOLVED3
+
+
+# ---------------------------------------------------------------- solving
+
+def test_kociemba_drop_in(tables):
+    for seed in range(10):
+        moves, state = cubesolve.scramble("3x3x3", seed=seed, tables=tables)
+        assert apply3(SOLVED3, moves) == state
+        sol = cubesolve.solve("3x3x3", state=state, tables=tables)
+        assert isinstance(sol.moves, str) and sol.length == len(sol.moves.split())
+        assert sol.length <= 21
+        assert apply3(state, sol.moves) == SOLVED3
+        assert cubesolve.is_solved("3x3x3", sol.moves, state=state)
+        assert sum(sol.phases.values()) == sol.length
+        assert list(sol.phases) == ["phase1", "phase2", "premoves"] or list(sol.phases)[0] == "premoves"
+    # The kociemba package's README example.
+    state = "DRLUUBFBRBLURRLRUBLRDDFDLFUFUFFDBRDUBRUFLLFDDBFLUBLRBD"
+    sol = cubesolve.solve("3x3x3", state=state, tables=tables)
+    assert apply3(state, sol.moves) == SOLVED3
+
+
+def test_short_scrambles_and_orders(tables):
+    assert cubesolve.solve("3x3x3", scramble="R", tables=tables).moves == "R'"
+    assert cubesolve.solve("3x3x3", state=SOLVED3, tables=tables).moves == ""
+    sol = cubesolve.solve("3x3x3", scramble="R U F' L2", tables=tables)
+    assert sol.length == 4 and sol.phases == {"optimal": 4}
+    assert str(sol) == sol.moves and len(sol) == 4 and "Solution(moves=" in repr(sol)
+    # U L F R B D order, as the SPEC's example.
+    sol = cubesolve.solve("2x2x2", state="UUUUFFLLRRFFBBRRLLBBDDDD", order="ulfrbd", tables=tables)
+    assert sol.moves == "U'"
+
+
+def test_every_small_puzzle_scrambles_and_solves(tables):
+    for puzzle in ["2x2x2", "3x3x3", "pyraminx"]:
+        moves, state = cubesolve.scramble(puzzle, seed=11, tables=tables)
+        assert cubesolve.scramble(puzzle, seed=11, tables=tables) == (moves, state)
+        assert (state is None) == (puzzle == "pyraminx")
+        sol = cubesolve.solve(puzzle, scramble=moves, tables=tables, max_length=25, time_budget_ms=50)
+        assert cubesolve.is_solved(puzzle, sol.moves, scramble=moves), (puzzle, moves, sol)
+        assert not cubesolve.is_solved(puzzle, "", scramble=moves)
+
+
+def test_4x4x4_when_its_tables_are_at_hand(tmp_path):
+    source = next(
+        (d for d in [REPO / "target" / "test-tables", SHIPPED] if (d / "4x4x4-wings-pair.tbl").exists()),
+        None,
+    )
+    if source is None:
+        pytest.skip("4x4x4-wings-pair.tbl not built (cargo test builds it)")
+    for f in source.glob("4x4x4-*.tbl"):
+        os.symlink(f, tmp_path / f.name)
+    assert cubesolve.solve("4x4x4", scramble="x y", tables=tmp_path).moves == ""
+    scramble = "Rw U2 x Rw U2 Rw U2 Rw' U2 Lw U2 Rw' U2 Rw U2 Rw' U2 Rw'"
+    sol = cubesolve.solve("4x4x4", scramble=scramble, tables=tmp_path)
+    assert cubesolve.is_solved("4x4x4", sol.moves, scramble=scramble)
+    assert "pair" in sol.phases
+
+
+def test_solvers_are_cached(tables):
+    cubesolve.solve("3x3x3", scramble="R U", tables=tables)
+    t = time.perf_counter()
+    for _ in range(20):
+        cubesolve.solve("3x3x3", scramble="R U F", tables=tables)
+    assert (time.perf_counter() - t) / 20 < 0.02
+
+
+def test_pictures():
+    svg = cubesolve.show("3x3x3", scramble="R")
+    assert svg.startswith("<?xml") and svg.count('class="facelet"') == 54
+    assert cubesolve.show("9x9x9", scramble="4Rw").count('class="facelet"') == 486
+    assert cubesolve.show("pyraminx", scramble="U r").count('class="facelet"') == 36
+    assert cubesolve.show("domino", scramble="U R2").count('class="facelet"') == 42
+
+
+# ---------------------------------------------------------------- errors
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        (dict(puzzle="3x3x3", scramble="R Q"), 'bad move "Q"'),
+        (dict(puzzle="3x3x3", state="UUU"), "54 facelets"),
+        (dict(puzzle="3x3x3", state=SOLVED3.replace("U", "R", 1)), "colour"),
+        (dict(puzzle="3x3x3", scramble="R", state=SOLVED3), "not both"),
+        (dict(puzzle="3x3x3"), "state= or scramble="),
+        (dict(puzzle="megaminx", scramble="R"), "megaminx"),
+        (dict(puzzle="5x5x5", scramble="R"), "5x5x5"),
+        (dict(puzzle="pyraminx", scramble="U", order="ulfrbd"), "order"),
+        (dict(puzzle="pyraminx", state="UUU"), "scramble"),
+        (dict(puzzle="3x3x3", scramble="R", order="abc"), "face order"),
+    ],
+)
+def test_bad_input_raises_value_error(tables, kwargs, words):
+    with pytest.raises(ValueError) as e:
+        cubesolve.solve(tables=tables, **kwargs)
+    assert words in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_a_damaged_table_raises_os_error_naming_it(tmp_path):
+    (tmp_path / "2x2x2-htm.tbl").write_bytes(b"not a table at all")
+    with pytest.raises(OSError) as e:
+        cubesolve.solve("2x2x2", scramble="R", tables=tmp_path)
+    assert "2x2x2-htm.tbl" in str(e.value)
+
+
+def test_a_missing_table_is_built_in_the_directory_given(tmp_path, capfd):
+    d = tmp_path / "new"
+    sol = cubesolve.solve("pyraminx", scramble="U L' r b", tables=str(d))
+    assert cubesolve.is_solved("pyraminx", sol.moves, scramble="U L' r b")
+    assert (d / "pyraminx.tbl").exists()
+    assert "pyraminx" in capfd.readouterr().err
+
+
+def test_default_table_directory(tables, tmp_path, monkeypatch):
+    monkeypatch.setenv("CUBE_TABLES", str(tables))
+    assert cubesolve.default_tables_dir() == str(tables)
+    assert cubesolve.solve("2x2x2", scramble="R U").moves == "U' R'"
+    monkeypatch.delenv("CUBE_TABLES")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert cubesolve.default_tables_dir() == str(tmp_path / "cube-tables")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cubesolve.default_tables_dir() == str(tmp_path / ".local" / "share" / "cube-tables")
