@@ -133,6 +133,16 @@ fn sides_parity_against_facelet_bfs() {
         .collect();
     assert_eq!(staged_odd.len(), 12);
     assert!(staged_odd.iter().all(|&d| d >= 5), "{staged_odd:?}");
+    // Forgetting the parity gives `4x4x4-sides-stage`, a space of its own
+    // code: at every rank the nearer of the two parities is its distance.
+    let (_, sides, _) = build("4x4x4-sides-stage");
+    let Built::Dense(plain) = &sides.data else {
+        panic!()
+    };
+    assert_eq!(plain.len() * 2, values.len());
+    for (r, &d) in plain.iter().enumerate() {
+        assert_eq!(values[2 * r].min(values[2 * r + 1]), d, "rank {r}");
+    }
 }
 
 /// The sides-stage goals as (F mask, B mask) over the 96 facelets: every
