@@ -37,7 +37,7 @@ pub enum SpaceDef {
     },
     /// A pruning space of the 3x3x3 two-phase algorithm.
     Cube3(kociemba::PhaseSpace),
-    /// A 4x4x4 wing space (edge separation or pairing), see [`cube4`].
+    /// A 4x4x4 reduction space (side centres, wing split or pairing), see [`cube4`].
     Reduction4 {
         /// Which space.
         space: cube4::Reduction4,
