@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reproducibility: rebuild every table of at most 5M states in memory and compare
-# checksums, definition hashes and sizes with tables/manifest.json; then verify the
-# committed artifacts (structure, checksum, definition hash).
+# checksums, definition hashes, sizes and whole-file SHA-256 with
+# tables/manifest.json; then verify the committed artifacts (every byte: structure,
+# payload checksum, padding; definition hash; SHA-256 against the manifest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=${PROFILE:-test}

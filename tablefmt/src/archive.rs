@@ -138,20 +138,15 @@ pub(crate) fn hash128(bytes: &[u8]) -> u128 {
     xxhash_rust::xxh3::xxh3_128(bytes)
 }
 
-/// Serialises a whole file: preamble + archive.
-fn encode(meta: &TableMeta, encoding: Encoding, payload: Vec<u8>) -> Result<Vec<u8>, FormatError> {
-    let too_large = |bytes: u64| {
-        FormatError::from(ErrorKind::TooLarge {
-            id: meta.id.clone(),
-            bytes,
-            limit: MAX_FILE_BYTES,
-        })
-    };
-    let floor = (PREAMBLE_LEN + payload.len()) as u64;
-    if floor > MAX_FILE_BYTES {
-        return Err(too_large(floor));
-    }
-    let checksum = hash128(&payload).to_le_bytes();
+/// The archived root of a file with these header fields and payload. The
+/// header's self-hash is computed here, so a value built from the fields read
+/// back from a file is the one the writer built.
+fn table_file(
+    meta: &TableMeta,
+    encoding: Encoding,
+    checksum: [u8; 16],
+    payload: Vec<u8>,
+) -> TableFile {
     let tag = encoding.tag();
     let hh = header_hash(
         &meta.id,
@@ -163,7 +158,7 @@ fn encode(meta: &TableMeta, encoding: Encoding, payload: Vec<u8>) -> Result<Vec<
         &meta.generator,
         meta.meta.iter().map(|(k, v)| (k.as_str(), v.as_str())),
     );
-    let file = TableFile {
+    TableFile {
         header: Header {
             id: meta.id.clone(),
             definition_hash: meta.definition_hash,
@@ -187,11 +182,34 @@ fn encode(meta: &TableMeta, encoding: Encoding, payload: Vec<u8>) -> Result<Vec<
         } else {
             Payload::Fst(payload)
         },
+    }
+}
+
+/// The 16-byte preamble.
+fn preamble() -> [u8; PREAMBLE_LEN] {
+    let mut p = [0u8; PREAMBLE_LEN];
+    p[..8].copy_from_slice(&MAGIC);
+    p[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    p
+}
+
+/// Serialises a whole file: preamble + archive.
+fn encode(meta: &TableMeta, encoding: Encoding, payload: Vec<u8>) -> Result<Vec<u8>, FormatError> {
+    let too_large = |bytes: u64| {
+        FormatError::from(ErrorKind::TooLarge {
+            id: meta.id.clone(),
+            bytes,
+            limit: MAX_FILE_BYTES,
+        })
     };
+    let floor = (PREAMBLE_LEN + payload.len()) as u64;
+    if floor > MAX_FILE_BYTES {
+        return Err(too_large(floor));
+    }
+    let checksum = hash128(&payload).to_le_bytes();
+    let file = table_file(meta, encoding, checksum, payload);
     let mut out = Vec::with_capacity(floor as usize + 1024);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&preamble());
     // The serializer aligns relative to the start of `out`, and the preamble is 16
     // bytes long, so the archive starts 16-aligned in the file.
     let out = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&file, out)
@@ -200,6 +218,99 @@ fn encode(meta: &TableMeta, encoding: Encoding, payload: Vec<u8>) -> Result<Vec<
         return Err(too_large(out.len() as u64));
     }
     Ok(out)
+}
+
+/// A writer that compares what the serialiser writes with a file's bytes
+/// instead of keeping it. Bytes in `skip` (the payload, which the checksum
+/// covers) are not compared, so the payload given to the serialiser may be
+/// zeros that are never read.
+struct Compare<'a> {
+    file: &'a [u8],
+    pos: usize,
+    skip: Range<usize>,
+    /// The first offset where the file differs, and the byte the writer puts
+    /// there (the file may end before it).
+    diff: Option<(usize, u8)>,
+}
+
+impl Compare<'_> {
+    /// Compares `written`, meant for the file's bytes from `start` on.
+    fn compare(&mut self, start: usize, written: &[u8]) {
+        if self.diff.is_some() {
+            return;
+        }
+        let found = written
+            .iter()
+            .enumerate()
+            .find(|&(i, w)| self.file.get(start + i) != Some(w));
+        self.diff = found.map(|(i, &w)| (start + i, w));
+    }
+}
+
+impl rkyv::ser::Positional for Compare<'_> {
+    fn pos(&self) -> usize {
+        self.pos
+    }
+}
+
+impl<E> rkyv::ser::Writer<E> for Compare<'_> {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), E> {
+        let (start, end) = (self.pos, self.pos + bytes.len());
+        // The parts of start..end before and after the skipped range.
+        let before = self.skip.start.clamp(start, end);
+        let after = self.skip.end.clamp(start, end);
+        self.compare(start, &bytes[..before - start]);
+        self.compare(after, &bytes[after - start..]);
+        self.pos = end;
+        Ok(())
+    }
+}
+
+/// Checks that every byte of the file outside the payload is the byte the
+/// writer puts there for this header and payload length: the preamble, the
+/// archive's pointers and lengths, and the padding between and inside its
+/// objects, which neither rkyv's validation nor the header's self-hash look at.
+/// With [`check_checksum`] this covers every byte of the file. Nothing is
+/// allocated but a zeroed buffer of the payload's length, which is never read.
+pub(crate) fn check_layout(bytes: &[u8], parsed: &Parsed) -> Result<(), ErrorKind> {
+    let h = &parsed.header;
+    let meta = TableMeta {
+        id: h.id.clone(),
+        definition_hash: h.definition_hash,
+        states: h.states,
+        histogram: h.histogram.clone(),
+        generator: h.generator.clone(),
+        meta: h.meta.clone(),
+    };
+    let file = table_file(
+        &meta,
+        h.encoding,
+        h.checksum.to_le_bytes(),
+        vec![0; parsed.payload.len()],
+    );
+    let mut cmp = Compare {
+        file: bytes,
+        pos: 0,
+        skip: parsed.payload.clone(),
+        diff: None,
+    };
+    rkyv::ser::Writer::<rkyv::rancor::Error>::write(&mut cmp, &preamble())
+        .expect("comparing never fails");
+    let cmp = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&file, cmp)
+        .map_err(|e| ErrorKind::Corrupt(format!("cannot serialise the archive: {e}")))?;
+    match cmp.diff {
+        Some((at, want)) if at < bytes.len() => Err(ErrorKind::Corrupt(format!(
+            "byte {at} is {:#04x} where a table with this header and payload has {want:#04x} \
+             (damaged padding or layout)",
+            bytes[at]
+        ))),
+        _ if cmp.pos != bytes.len() => Err(ErrorKind::Corrupt(format!(
+            "the file is {} bytes, a table with this header and payload is {}",
+            bytes.len(),
+            cmp.pos
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// See [`crate::encode_dense`].

@@ -4,6 +4,7 @@ use crate::error::{ErrorKind, FormatError};
 use crate::staged::StagedFile;
 use crate::table::{HeaderInfo, OpenOptions, Table};
 use crate::MAX_FILE_BYTES;
+use sha2::Digest;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -60,6 +61,32 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FormatError> {
 /// prints, and the form of [`crate::HeaderInfo::checksum`]).
 pub fn checksum_hex(bytes: &[u8]) -> String {
     format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
+}
+
+/// SHA-256 of `bytes` as 64 lower-case hex digits (what `sha256sum` prints).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&sha2::Sha256::digest(bytes))
+}
+
+/// SHA-256 of the whole file at `path`, as [`sha256_hex`] gives it (read in
+/// chunks: the file is not held in memory).
+pub fn file_sha256(path: &Path) -> Result<String, FormatError> {
+    let mut file = File::open(path).map_err(|e| FormatError::io(path, "cannot open", e))?;
+    let mut hasher = sha2::Sha256::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(FormatError::io(path, "cannot read", e)),
+        }
+    }
+    Ok(hex(&hasher.finalize()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Builds the bytes of an [`fst::Map`] from `(key, value)` pairs in strictly

@@ -27,7 +27,10 @@
 //! Reading checks the magic and version *before* touching the archive (an old or
 //! foreign file gets a message naming the version found and expected), then
 //! validates the archive with rkyv's checked access, the header's self-hash, the
-//! payload's shape and — unless asked not to — the payload checksum. Every fault is
+//! payload's shape and — unless asked not to — the payload checksum and every
+//! byte outside the payload (the archive's pointers and padding must be the ones
+//! the writer puts there for this header), so that no changed byte anywhere in
+//! the file goes unnoticed. Every fault is
 //! a [`FormatError`] whose one-line `Display` names the file and the fault; no
 //! input makes the reader panic.
 //!
@@ -78,8 +81,8 @@ mod table;
 pub use encoding::{pack_dense, trit, unpack_dense, DenseView, Encoding, ParseEncodingError};
 pub use error::{io_reason, ErrorKind, FormatError};
 pub use files::{
-    build_fst, checksum_hex, compress_file, decompress_file, file_kind, stage_decompressed,
-    write_atomic,
+    build_fst, checksum_hex, compress_file, decompress_file, file_kind, file_sha256, sha256_hex,
+    stage_decompressed, write_atomic,
 };
 pub use fst;
 pub use staged::{commit_all, remove_stale_temp_files, stale_temp_files, StagedFile};

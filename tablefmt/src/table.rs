@@ -12,10 +12,12 @@ use std::path::{Path, PathBuf};
 /// What [`Table::open`] checks besides the structure.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpenOptions {
-    /// Hash the whole payload and compare it with the header's checksum (default
-    /// `true`). Without it, a damaged payload goes unnoticed: dense lookups stay
-    /// in bounds but may return wrong values, and FST lookups on a damaged FST
-    /// may misbehave (the `fst` crate trusts its input).
+    /// Hash the whole payload and compare it with the header's checksum, and
+    /// check that every other byte (padding included) is the one the writer
+    /// puts there (default `true`): then no changed byte anywhere in the file
+    /// goes unnoticed. Without it, a damaged payload goes unnoticed: dense
+    /// lookups stay in bounds but may return wrong values, and FST lookups on a
+    /// damaged FST may misbehave (the `fst` crate trusts its input).
     pub verify_checksum: bool,
     /// Fail with [`ErrorKind::WrongId`] unless the table has this id.
     pub expect_id: Option<String>,
@@ -147,7 +149,9 @@ impl Table {
     /// Checks, in order: a regular non-empty file; the magic and format version;
     /// the rkyv archive structure (validated access); the header's self-hash; the
     /// payload's shape (dense length for `states`, or a readable FST); the expected
-    /// id; and, unless `opts.verify_checksum` is false, the payload checksum.
+    /// id; and, unless `opts.verify_checksum` is false, the payload checksum and
+    /// every byte outside the payload (padding included) against the layout the
+    /// writer gives these header fields.
     pub fn open(path: &Path, opts: &OpenOptions) -> Result<Table, FormatError> {
         // Look before opening: opening a FIFO or device could block or have effects.
         let md = std::fs::metadata(path).map_err(|e| FormatError::io(path, "cannot open", e))?;
@@ -204,6 +208,7 @@ impl Table {
         }
         if opts.verify_checksum {
             archive::check_checksum(bytes, &parsed).map_err(err)?;
+            archive::check_layout(bytes, &parsed).map_err(err)?;
         }
         let info = HeaderInfo::from_parsed(&parsed, bytes.len());
         Ok(Table {
@@ -268,21 +273,15 @@ impl Table {
         fst::Map::new(self.payload()).ok()
     }
 
-    /// Hashes the payload now and compares it with the header (as
-    /// [`OpenOptions::verify_checksum`] does at open time).
+    /// Hashes the payload now and compares it with the header, and checks the
+    /// bytes outside the payload (as [`OpenOptions::verify_checksum`] does at
+    /// open time).
     pub fn verify_checksum(&self) -> Result<(), FormatError> {
-        let found = archive::hash128(self.payload());
-        let found = format!("{found:032x}");
-        if found != self.info.checksum {
-            return Err(FormatError::new(
-                self.path.as_deref(),
-                ErrorKind::ChecksumMismatch {
-                    expected: self.info.checksum.clone(),
-                    found,
-                },
-            ));
-        }
-        Ok(())
+        let err = |kind| FormatError::new(self.path.as_deref(), kind);
+        let bytes = self.backing.bytes();
+        let parsed = archive::parse(bytes).map_err(err)?;
+        archive::check_checksum(bytes, &parsed).map_err(err)?;
+        archive::check_layout(bytes, &parsed).map_err(err)
     }
 }
 

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tablefmt::{
     build_fst, checksum_hex, commit_all, compress_file, decompress_file, encode_dense, encode_fst,
-    read_header, remove_stale_temp_files, stale_temp_files, verify, write_atomic, Encoding,
-    ErrorKind, FormatError, OpenOptions, StagedFile, Table, TableMeta, MAX_FILE_BYTES,
+    read_header, remove_stale_temp_files, sha256_hex, stale_temp_files, verify, write_atomic,
+    Encoding, ErrorKind, FormatError, OpenOptions, StagedFile, Table, TableMeta, MAX_FILE_BYTES,
 };
 
 const DENSE: [Encoding; 4] = [
@@ -153,7 +153,7 @@ proptest! {
     }
 
     /// Damaging random bytes never panics; with checksum verification on, a file
-    /// whose payload changed never opens.
+    /// with any changed byte never opens.
     #[test]
     fn mutated_files_never_panic(
         kind in 0usize..5,
@@ -174,6 +174,9 @@ proptest! {
         let checked = Table::from_bytes(&bad, &OpenOptions::default());
         if payload_changed {
             prop_assert!(checked.is_err(), "payload changed but the table opened");
+        }
+        if bad != good {
+            prop_assert!(checked.is_err(), "the file changed but the table opened");
         }
         if let Ok(t) = &checked {
             // Usable without panics.
@@ -196,6 +199,54 @@ proptest! {
         }
         prop_assert!(Table::from_bytes(&bytes, &OpenOptions::default()).is_err());
     }
+}
+
+/// Every single changed byte, anywhere in the file (preamble, header, pointers,
+/// padding, payload), makes a full open fail, for each encoding and an FST; a
+/// byte of padding, which no field holds, is named as such.
+#[test]
+fn every_changed_byte_is_refused() {
+    let mut files: Vec<Vec<u8>> = DENSE
+        .iter()
+        .map(|&enc| dense_file("every-byte", enc, 57))
+        .collect();
+    files.push(fst_file("every-byte", 40));
+    let mut padding_named = 0;
+    for good in &files {
+        let payload = payload_range(good);
+        for at in 0..good.len() {
+            for mask in [0x01u8, 0x80, 0xff] {
+                let mut bad = good.clone();
+                bad[at] ^= mask;
+                let Err(e) = Table::from_bytes(&bad, &OpenOptions::default()) else {
+                    panic!("byte {at} ^ {mask:#04x} of {} opened", good.len());
+                };
+                if !payload.contains(&at) && e.to_string().contains("padding") {
+                    assert!(e.to_string().contains(&format!("byte {at} ")), "{e}");
+                    padding_named += 1;
+                }
+            }
+        }
+    }
+    assert!(padding_named > 0, "no padding byte found");
+}
+
+#[test]
+fn sha256_is_sha256() {
+    // FIPS 180-2 test vectors.
+    assert_eq!(
+        sha256_hex(b"abc"),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    assert_eq!(
+        sha256_hex(b""),
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f");
+    let bytes = Rng(5).bytes(200_000);
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(tablefmt::file_sha256(&path).unwrap(), sha256_hex(&bytes));
 }
 
 #[test]

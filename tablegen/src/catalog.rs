@@ -37,7 +37,7 @@ pub enum SpaceDef {
     },
     /// A pruning space of the 3x3x3 two-phase algorithm.
     Cube3(kociemba::PhaseSpace),
-    /// A 4x4x4 wing space (edge separation or pairing), see [`cube4`].
+    /// A 4x4x4 reduction space (side centres, wing split or pairing), see [`cube4`].
     Reduction4 {
         /// Which space.
         space: cube4::Reduction4,
@@ -213,15 +213,11 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
         }
         SpaceDef::Cube3(p) => dense(&kociemba::PhaseBfs::new(*p), progress),
         SpaceDef::Reduction4 { space, moves } => match *space {
-            cube4::Reduction4::Separation => dense(&cube4::SeparationSpace::new(moves), progress),
             cube4::Reduction4::SideCentres => {
                 dense(&cube4::SideCentresSpace::new(moves)?, progress)
             }
             cube4::Reduction4::SideCentresParity => {
                 dense(&cube4::SidesParitySpace::new(moves)?, progress)
-            }
-            cube4::Reduction4::Pairing(k) => {
-                dense(&cube4::PairingSpace::new(k as usize, moves)?, progress)
             }
             cube4::Reduction4::PairAll => dense(&cube4::PairAllSpace::new(moves)?, progress),
             cube4::Reduction4::Split(k) => {
@@ -486,19 +482,6 @@ pub fn catalog() -> Vec<TableDef> {
             source: "C(8,4)^3",
         },
         TableDef {
-            id: "4x4x4-wings-separate",
-            puzzle: "4x4x4",
-            summary: "4x4x4 wings split into high/low slots, even wing parity; the lr-stage moves",
-            space: SpaceDef::Reduction4 {
-                space: cube4::Reduction4::Separation,
-                moves: lr_moves.clone(),
-            },
-            encoding: Encoding::Nibble,
-            expected_states: 2 * 2_704_156,
-            expected_histogram: None,
-            source: "C(24,12) x 2 (parity)",
-        },
-        TableDef {
             id: "4x4x4-sides-stage",
             puzzle: "4x4x4",
             summary:
@@ -525,19 +508,6 @@ pub fn catalog() -> Vec<TableDef> {
             expected_states: 2 * 900_900,
             expected_histogram: None,
             source: "16!/(4! 4! 8!) x 2 (wing parity)",
-        },
-        TableDef {
-            id: "4x4x4-wings-pair4",
-            puzzle: "4x4x4",
-            summary: "4x4x4 four dedges paired in <U,D,R,L,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>",
-            space: SpaceDef::Reduction4 {
-                space: cube4::Reduction4::Pairing(4),
-                moves: cube4::pairing_moves(),
-            },
-            encoding: Encoding::Nibble,
-            expected_states: 495 * 11_880,
-            expected_histogram: None,
-            source: "C(12,4) x 12!/8!",
         },
         TableDef {
             id: "4x4x4-wings-split3",

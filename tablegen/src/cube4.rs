@@ -10,16 +10,20 @@
 //! `e` (class "high", 0..12) and slot `12 + e` (class "low") are the two wings of
 //! dedge `e`; a wing piece is named by its home slot.
 //!
-//! - [`Reduction4::Separation`]: which 12 slots hold the 12 high pieces, and the
-//!   parity of the wing permutation (C(24,12) x 2 ranks). Goal: the high pieces in
-//!   the high slots and an even permutation. Reached with the moves that keep the
-//!   U/D centres staged; afterwards the wings can be paired without inner quarter
-//!   turns, and no OLL parity can arise.
-//! - [`Reduction4::Pairing`]: for `k` dedges, the high slots of their high pieces
-//!   and the low slots of their low pieces, up to relabelling the `k` dedges (a
-//!   set of `k` high slots, then the low slots in that order: C(12,k) x 12!/(12-k)!
-//!   ranks). Goal: each low piece next to its high piece. Any `k` dedges give the
-//!   same table, so one table bounds every group of `k`.
+//! The spaces ([`Reduction4`]), each a table of the catalog:
+//!
+//! - [`Reduction4::SideCentres`] (`4x4x4-sides-stage`): the R F L B centres as
+//!   F, B or other, once U/D are staged; goal, the 12 arrangements the pairing
+//!   group reaches from solved.
+//! - [`Reduction4::SideCentresParity`] (`4x4x4-sides-parity`): the same with the
+//!   parity of the wing permutation; goal, those arrangements with an even one
+//!   (no OLL parity).
+//! - [`Reduction4::Split`] (`4x4x4-wings-split3`): for `k` dedges, the slots of
+//!   their two wings as `k` unordered pairs; goal, one slot of each pair in each
+//!   class.
+//! - [`Reduction4::PairAll`] (`4x4x4-wings-pair`): all 12 dedges as one relative
+//!   permutation (high slot -> low slot of the same dedge); goal, every dedge
+//!   paired.
 
 use crate::bfs::Space;
 use crate::cube::CubeN;
@@ -233,10 +237,6 @@ pub use crate::perm::is_odd as odd;
 /// A wing space of the catalog.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reduction4 {
-    /// High pieces in high slots, even wing permutation.
-    Separation,
-    /// `k` dedges paired, with high and low pieces kept in their classes.
-    Pairing(u8),
     /// All 12 dedges paired: the relative permutation (high slot -> low slot of
     /// the same dedge), always even.
     PairAll,
@@ -255,18 +255,12 @@ impl Reduction4 {
     /// Text for the table definition.
     pub fn describe(self) -> String {
         match self {
-            Reduction4::Separation => {
-                "4x4x4-wings separation rank=colex(highslots-of-high-pieces,24c12)*2+parity".into()
-            }
             Reduction4::SideCentres => {
                 "4x4x4-centres R,F,L,B as F/B/other rank=colex(F,16c4)*495+colex(B among the rest,12c4) goal=pairing-group orbit of solved".into()
             }
             Reduction4::SideCentresParity => {
                 "4x4x4-centres R,F,L,B as F/B/other with wing parity rank=(colex(F,16c4)*495+colex(B among the rest,12c4))*2+parity goal=pairing-group orbit of solved, even".into()
             }
-            Reduction4::Pairing(k) => format!(
-                "4x4x4-wings pairing k={k} rank=colex(sorted high slots,12c{k})*P(12,{k})+lehmer(low slots)"
-            ),
             Reduction4::PairAll => {
                 "4x4x4-wings pairing all 12 rank=even-lehmer(high slot -> low slot of the same dedge)"
                     .into()
@@ -281,222 +275,12 @@ impl Reduction4 {
     /// Number of ranks.
     pub fn size(self) -> u64 {
         match self {
-            Reduction4::Separation => 2 * 2_704_156,
             Reduction4::SideCentres => 1820 * 495,
             Reduction4::SideCentresParity => 2 * 1820 * 495,
-            Reduction4::Pairing(k) => {
-                let b = binomials(12);
-                b[12][k as usize] * (12 - k as u64 + 1..=12).product::<u64>()
-            }
             Reduction4::PairAll => crate::perm::EVEN12,
             Reduction4::Split(k) => {
                 let b = binomials(24);
                 b[24][2 * k as usize] * (1..=k as u64).map(|i| 2 * i - 1).product::<u64>()
-            }
-        }
-    }
-}
-
-/// The separation space: ranks of (12-of-24 slot mask, parity).
-pub struct SeparationSpace {
-    binom: Vec<Vec<u64>>,
-    /// Per move: slot images and whether the wing permutation is odd.
-    moves: Vec<([u8; 24], bool)>,
-    /// Unrank table: the masks in colex order.
-    masks: Vec<u32>,
-}
-
-impl SeparationSpace {
-    /// The space under `moves`.
-    pub fn new(moves: &[Move]) -> SeparationSpace {
-        let cube = CubeN::new(4);
-        let w = Wings::new();
-        let moves = moves
-            .iter()
-            .map(|&m| {
-                let p = w.slot_perm(&cube, m);
-                (p, odd(&p))
-            })
-            .collect();
-        let mut masks = Vec::with_capacity(2_704_156);
-        // Colex order of 12-subsets of 24: next mask with the same popcount (Gosper).
-        let mut x: u32 = (1 << 12) - 1;
-        while x < 1 << 24 {
-            masks.push(x);
-            let c = x & x.wrapping_neg();
-            let r = x + c;
-            x = (((r ^ x) >> 2) / c) | r;
-        }
-        SeparationSpace {
-            binom: binomials(24),
-            moves,
-            masks,
-        }
-    }
-
-    /// Rank of a mask (bit s set: slot s holds a high piece) and parity.
-    pub fn rank(&self, mask: u32, odd: bool) -> u64 {
-        let mut r = 0;
-        let mut k = 1;
-        let mut m = mask;
-        while m != 0 {
-            r += self.binom[m.trailing_zeros() as usize][k];
-            k += 1;
-            m &= m - 1;
-        }
-        2 * r + odd as u64
-    }
-
-    /// Applies move `i`.
-    pub fn apply(&self, mask: u32, odd: bool, i: usize) -> (u32, bool) {
-        let (p, o) = &self.moves[i];
-        let mut out = 0;
-        let mut m = mask;
-        while m != 0 {
-            out |= 1 << p[m.trailing_zeros() as usize];
-            m &= m - 1;
-        }
-        (out, odd ^ o)
-    }
-
-    /// The state of a piece array (`piece[slot]`).
-    pub fn project(piece: &[u8; 24]) -> (u32, bool) {
-        let mut mask = 0;
-        for (s, &p) in piece.iter().enumerate() {
-            if p < 12 {
-                mask |= 1 << s;
-            }
-        }
-        (mask, odd(piece))
-    }
-}
-
-impl Space for SeparationSpace {
-    fn size(&self) -> u64 {
-        Reduction4::Separation.size()
-    }
-    fn goals(&self) -> Vec<u64> {
-        vec![self.rank((1 << 12) - 1, false)]
-    }
-    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
-        let mask = self.masks[(rank / 2) as usize];
-        let odd = rank % 2 == 1;
-        for i in 0..self.moves.len() {
-            let (m, o) = self.apply(mask, odd, i);
-            if !f(self.rank(m, o)) {
-                return;
-            }
-        }
-    }
-}
-
-/// The pairing space of `k` dedges under moves that keep the wing classes.
-pub struct PairingSpace {
-    k: usize,
-    binom: Vec<Vec<u64>>,
-    /// Per move: images of the 12 high slots and of the 12 low slots (0..12 each).
-    pub moves: Vec<([u8; 12], [u8; 12])>,
-    /// 12!/(12-k)!
-    perms: u64,
-    /// The k-subsets of 12 in colex order.
-    sets: Vec<u16>,
-}
-
-impl PairingSpace {
-    /// The space for `k` dedges (1..=6) under `moves`; an error if a move mixes
-    /// the wing classes.
-    pub fn new(k: usize, moves: &[Move]) -> Result<PairingSpace, String> {
-        let mv = class_images(moves)?;
-        let sets = (0u16..1 << 12)
-            .filter(|x| x.count_ones() as usize == k)
-            .collect::<Vec<_>>();
-        // Ascending integers with k bits set are in colex order.
-        Ok(PairingSpace {
-            k,
-            binom: binomials(12),
-            moves: mv,
-            perms: (12 - k as u64 + 1..=12).product(),
-            sets,
-        })
-    }
-
-    /// Rank of `k` (high slot, low slot) pairs, in any order.
-    pub fn rank(&self, pairs: &mut [(u8, u8)]) -> u64 {
-        pairs.sort_unstable();
-        let mut set = 0u64;
-        for (i, &(h, _)) in pairs.iter().enumerate() {
-            set += self.binom[h as usize][i + 1];
-        }
-        // Lehmer code of the low slots among the unused ones.
-        let mut used = 0u16;
-        let mut seq = 0u64;
-        for (i, &(_, l)) in pairs.iter().enumerate() {
-            let below = (used & ((1 << l) - 1)).count_ones() as u64;
-            seq = seq * (12 - i as u64) + (l as u64 - below);
-            used |= 1 << l;
-        }
-        set * self.perms + seq
-    }
-
-    /// The pairs of a rank (sorted by high slot).
-    pub fn unrank(&self, rank: u64, out: &mut [(u8, u8)]) {
-        let set = self.sets[(rank / self.perms) as usize];
-        let mut seq = rank % self.perms;
-        let mut digits = [0u8; 12];
-        for i in (0..self.k).rev() {
-            let base = 12 - i as u64;
-            digits[i] = (seq % base) as u8;
-            seq /= base;
-        }
-        let mut used = 0u16;
-        let mut s = set;
-        for i in 0..self.k {
-            out[i].0 = s.trailing_zeros() as u8;
-            s &= s - 1;
-            // The digits[i]-th unused low slot.
-            let mut d = digits[i];
-            let mut l = 0u8;
-            loop {
-                if used & (1 << l) == 0 {
-                    if d == 0 {
-                        break;
-                    }
-                    d -= 1;
-                }
-                l += 1;
-            }
-            out[i].1 = l;
-            used |= 1 << l;
-        }
-    }
-}
-
-impl Space for PairingSpace {
-    fn size(&self) -> u64 {
-        Reduction4::Pairing(self.k as u8).size()
-    }
-    fn goals(&self) -> Vec<u64> {
-        let mut out = Vec::new();
-        for &set in &self.sets {
-            let mut pairs: Vec<(u8, u8)> = (0..12u8)
-                .filter(|&e| set & (1 << e) != 0)
-                .map(|e| (e, e))
-                .collect();
-            out.push(self.rank(&mut pairs));
-        }
-        out
-    }
-    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
-        let mut pairs = [(0u8, 0u8); 12];
-        let k = self.k;
-        self.unrank(rank, &mut pairs[..k]);
-        let mut next = [(0u8, 0u8); 12];
-        for (hi, lo) in &self.moves {
-            for i in 0..k {
-                next[i] = (hi[pairs[i].0 as usize], lo[pairs[i].1 as usize]);
-            }
-            if !f(self.rank(&mut next[..k])) {
-                return;
             }
         }
     }
@@ -1132,26 +916,6 @@ mod tests {
             // An outer quarter turn moves 8 wings in two 4-cycles (even); an inner
             // slice quarter adds a third 4-cycle (odd).
             assert_eq!(odd(&p), quarter_inner, "{m}");
-        }
-    }
-
-    #[test]
-    fn pairing_rank_roundtrip() {
-        let sp = PairingSpace::new(4, &pairing_moves()).unwrap();
-        let mut pairs = [(0u8, 0u8); 4];
-        for r in (0..sp.size()).step_by(997) {
-            sp.unrank(r, &mut pairs);
-            assert_eq!(sp.rank(&mut pairs), r);
-        }
-    }
-
-    #[test]
-    fn separation_rank_roundtrip() {
-        let sp = SeparationSpace::new(&pairing_moves());
-        for r in (0..sp.size()).step_by(1009) {
-            let mask = sp.masks[(r / 2) as usize];
-            assert_eq!(mask.count_ones(), 12);
-            assert_eq!(sp.rank(mask, r % 2 == 1), r);
         }
     }
 

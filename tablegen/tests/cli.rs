@@ -196,6 +196,14 @@ fn publish_and_install_round_trip() {
         serde_json::from_slice(&std::fs::read(release.path().join("manifest.json")).unwrap())
             .unwrap();
     assert_eq!(manifest["tables"].as_array().unwrap().len(), 2);
+    // Each entry has the SHA-256 of the raw and of the compressed file.
+    for e in manifest["tables"].as_array().unwrap() {
+        let id = e["id"].as_str().unwrap();
+        let raw = std::fs::read(built.path().join(format!("{id}.tbl"))).unwrap();
+        let z = std::fs::read(release.path().join(e["file"].as_str().unwrap())).unwrap();
+        assert_eq!(e["sha256"], tablefmt::sha256_hex(&raw), "{id}");
+        assert_eq!(e["compressed_sha256"], tablefmt::sha256_hex(&z), "{id}");
+    }
     tablegen(installed.path())
         .args(["install", "--from", release.path().to_str().unwrap()])
         .assert()
@@ -702,7 +710,12 @@ fn install_checks_everything_before_writing() {
     // figures are right), and another table's whole entry under pyraminx's id.
     let swapped = {
         let mut e = pyra.clone();
-        for k in ["file", "compressed_checksum", "compressed_bytes"] {
+        for k in [
+            "file",
+            "compressed_checksum",
+            "compressed_sha256",
+            "compressed_bytes",
+        ] {
             e[k] = lr[k].clone();
         }
         e
@@ -752,6 +765,29 @@ fn install_checks_everything_before_writing() {
                 flip_hex(s("compressed_checksum")).into(),
             )],
             "checksum",
+        ),
+        (
+            "compressed_sha256",
+            vec![with(
+                &pyra,
+                "compressed_sha256",
+                flip_hex(s("compressed_sha256")).into(),
+            )],
+            "SHA-256",
+        ),
+        (
+            "sha256",
+            vec![with(&pyra, "sha256", flip_hex(s("sha256")).into())],
+            "decompresses to a file with SHA-256",
+        ),
+        (
+            "sha256 missing",
+            vec![{
+                let mut e = pyra.clone();
+                e.as_object_mut().unwrap().remove("sha256");
+                e
+            }],
+            "no \"sha256\"",
         ),
         (
             "compressed_bytes",
@@ -889,4 +925,120 @@ fn help_shows_an_example_of_every_subcommand() {
                 "Example:\n  tablegen {sub}"
             )));
     }
+}
+
+/// The committed `4x4x4-lr-stage` table.
+fn committed_lr_stage() -> Vec<u8> {
+    let tables = tablegen::artifact::tables_dir(None);
+    std::fs::read(tables.join("4x4x4-lr-stage.tbl")).unwrap()
+}
+
+/// `verify` refuses a committed table with any one byte changed: header,
+/// pointers, payload, and the padding no field holds (such as the byte 100
+/// before the end). Every byte is tried through the library, a sample through
+/// the command (one run over a directory of damaged copies).
+#[test]
+fn verify_refuses_any_changed_byte() {
+    let good = committed_lr_stage();
+    let opts = tablefmt::OpenOptions::default();
+    for at in 0..good.len() {
+        for mask in [0x01u8, 0x80] {
+            let mut bad = good.clone();
+            bad[at] ^= mask;
+            assert!(
+                tablefmt::Table::from_bytes(&bad, &opts).is_err(),
+                "byte {at} ^ {mask:#04x} of {} verifies",
+                good.len()
+            );
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let n = good.len();
+    let mut sample: Vec<usize> = (0..32).chain((32..n).step_by(61)).collect();
+    sample.extend(n - 200..n);
+    sample.sort_unstable();
+    sample.dedup();
+    assert!(sample.contains(&(n - 100)));
+    let mut files = Vec::new();
+    for &at in &sample {
+        let mut bad = good.clone();
+        bad[at] ^= 0x01;
+        let path = dir.path().join(format!("flip-{at}.tbl"));
+        std::fs::write(&path, bad).unwrap();
+        files.push(path);
+    }
+    let out = tablegen(dir.path())
+        .arg("verify")
+        .args(&files)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    for f in &files {
+        let name = f.file_name().unwrap().to_str().unwrap();
+        assert!(err.contains(&format!("{name}:")), "{name} verified: {err}");
+    }
+    assert!(String::from_utf8(out.stdout).unwrap().is_empty());
+    // The byte 100 before the end is padding, and is called so.
+    let one = dir.path().join(format!("flip-{}.tbl", n - 100));
+    tablegen(dir.path())
+        .arg("verify")
+        .arg(&one)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("padding"));
+}
+
+/// With a `manifest.json` beside it, `verify` also compares the whole file's
+/// SHA-256 with the manifest's entry: a valid table of the right id and
+/// definition that is not the file the manifest lists is refused.
+#[test]
+fn verify_compares_the_manifest_sha256() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = committed_lr_stage();
+    let tables = tablegen::artifact::tables_dir(None);
+    let path = dir.path().join("4x4x4-lr-stage.tbl");
+    std::fs::write(&path, &good).unwrap();
+    std::fs::copy(
+        tables.join("manifest.json"),
+        dir.path().join("manifest.json"),
+    )
+    .unwrap();
+    for args in [vec!["verify", "--all"], vec!["verify", "4x4x4-lr-stage"]] {
+        tablegen(dir.path()).args(&args).assert().success();
+    }
+    // The same table written again with another generator string: whole and
+    // valid, but not the file of the manifest.
+    let t = tablefmt::Table::from_bytes(&good, &Default::default()).unwrap();
+    let h = t.info();
+    let meta = tablefmt::TableMeta {
+        id: h.id.clone(),
+        definition_hash: h.definition_hash,
+        states: h.states,
+        histogram: h.histogram.clone(),
+        generator: "another generator".into(),
+        meta: h.meta.clone(),
+    };
+    let values: Vec<u8> = t.dense().unwrap().iter().collect();
+    let other = tablefmt::encode_dense(&meta, &values, h.encoding).unwrap();
+    std::fs::write(&path, &other).unwrap();
+    for args in [
+        vec!["verify", "--all"],
+        vec!["verify", "4x4x4-lr-stage"],
+        vec!["verify", path.to_str().unwrap()],
+    ] {
+        tablegen(dir.path())
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("SHA-256"))
+            .stderr(predicate::str::contains("manifest.json"));
+    }
+    // Without the manifest it is a good table.
+    std::fs::remove_file(dir.path().join("manifest.json")).unwrap();
+    tablegen(dir.path())
+        .args(["verify", "4x4x4-lr-stage"])
+        .assert()
+        .success();
 }

@@ -19,7 +19,9 @@ struct Entry {
     def: TableDef,
     file: String,
     checksum: String,
+    sha256: String,
     compressed_checksum: String,
+    compressed_sha256: String,
     compressed_bytes: Option<u64>,
     bytes: u64,
     states: u64,
@@ -136,6 +138,13 @@ fn stage(from: &Path, dst: &Path, e: &Entry) -> anyhow::Result<tablefmt::StagedF
             e.compressed_checksum
         )));
     }
+    let sha = tablefmt::sha256_hex(&z);
+    if sha != e.compressed_sha256 {
+        return Err(bad(format!(
+            "{shown}: SHA-256 {sha}, the manifest says {}",
+            e.compressed_sha256
+        )));
+    }
     let (staged, h) = tablefmt::stage_decompressed(z.as_slice(), &src, dst)?;
     check_header(e, &h).map_err(|msg| {
         bad(format!(
@@ -143,6 +152,13 @@ fn stage(from: &Path, dst: &Path, e: &Entry) -> anyhow::Result<tablefmt::StagedF
             e.def.id
         ))
     })?;
+    let sha = tablefmt::file_sha256(staged.temp_path())?;
+    if sha != e.sha256 {
+        return Err(bad(format!(
+            "{shown}: decompresses to a file with SHA-256 {sha}, the manifest says {} ({})",
+            e.sha256, e.def.id
+        )));
+    }
     Ok(staged)
 }
 
@@ -198,8 +214,8 @@ fn cut(s: &str) -> String {
     }
 }
 
-/// Checks an entry's form: a catalog id, a plain file name, the checksums and
-/// figures `tablegen publish` writes.
+/// Checks an entry's form: a catalog id, a plain file name, the checksums,
+/// SHA-256 hashes and figures `tablegen publish` writes.
 fn parse_entry(t: &serde_json::Value) -> Result<Entry, String> {
     if !t.is_object() {
         return Err("not an object".into());
@@ -255,7 +271,9 @@ fn parse_entry(t: &serde_json::Value) -> Result<Entry, String> {
     Ok(Entry {
         file: file.to_string(),
         checksum: hex("checksum", 32)?,
+        sha256: hex("sha256", 64)?,
         compressed_checksum: hex("compressed_checksum", 32)?,
+        compressed_sha256: hex("compressed_sha256", 64)?,
         compressed_bytes,
         bytes: number("bytes")?,
         states: number("states")?,

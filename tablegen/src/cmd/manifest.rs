@@ -1,5 +1,10 @@
 //! `tablegen manifest`: writes `manifest.json` for the table directory, or checks
 //! that the small tables rebuild to the recorded bytes.
+//!
+//! Each entry records the table's header figures and two hashes: `checksum`,
+//! the xxh3-128 of the payload that the file's header holds too, and `sha256`,
+//! the SHA-256 of the whole file (what `sha256sum` prints), which `verify`
+//! compares with every built table that has an entry.
 
 use super::bad;
 use std::path::Path;
@@ -17,7 +22,7 @@ pub struct Args {
 }
 
 /// The manifest entry of an artifact.
-fn entry(def: &TableDef, h: &tablefmt::HeaderInfo) -> serde_json::Value {
+fn entry(def: &TableDef, h: &tablefmt::HeaderInfo, sha256: String) -> serde_json::Value {
     serde_json::json!({
         "id": def.id,
         "puzzle": def.puzzle,
@@ -28,6 +33,7 @@ fn entry(def: &TableDef, h: &tablefmt::HeaderInfo) -> serde_json::Value {
         "histogram": h.histogram,
         "bytes": h.bytes,
         "checksum": h.checksum,
+        "sha256": sha256,
     })
 }
 
@@ -65,7 +71,9 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             }
         }
         let h = tablefmt::verify(&file)?;
-        entries.push(entry(&def, &h));
+        tablegen::artifact::check_against_catalog(&def, &h)
+            .map_err(|m| bad(format!("{}: {m}", super::show_path(&file))))?;
+        entries.push(entry(&def, &h, tablefmt::file_sha256(&file)?));
     }
     let text = serde_json::to_string_pretty(&serde_json::json!({ "tables": entries }))?;
     tablefmt::write_atomic(&path, format!("{text}\n").as_bytes())?;
@@ -99,17 +107,20 @@ fn check(path: &Path, max_states: u64) -> anyhow::Result<()> {
         let same = got.info().checksum == want["checksum"].as_str().unwrap_or_default()
             && format!("{:016x}", got.info().definition_hash)
                 == want["definition_hash"].as_str().unwrap_or_default()
-            && bytes.len() as u64 == want["bytes"].as_u64().unwrap_or_default();
+            && bytes.len() as u64 == want["bytes"].as_u64().unwrap_or_default()
+            && tablefmt::sha256_hex(&bytes) == want["sha256"].as_str().unwrap_or_default();
         if same {
             outln!("ok {} {}", def.id, got.info().checksum)?;
         } else {
             tablegen::errln!(
-                "{}: rebuilt {} ({} bytes), manifest has {} ({} bytes)",
+                "{}: rebuilt {} ({} bytes, sha256 {}), manifest has {} ({} bytes, sha256 {})",
                 def.id,
                 got.info().checksum,
                 bytes.len(),
+                tablefmt::sha256_hex(&bytes),
                 want["checksum"],
-                want["bytes"]
+                want["bytes"],
+                want["sha256"]
             );
             failures += 1;
         }

@@ -1,4 +1,8 @@
-//! `tablegen publish`.
+//! `tablegen publish`: zstd-compressed tables and a manifest. Each entry has
+//! the table's figures and, for the raw and the compressed file, the size, the
+//! xxh3-128 (`checksum`, `compressed_checksum`) and the whole-file SHA-256
+//! (`sha256`, `compressed_sha256`: what `sha256sum` prints), which `install`
+//! checks.
 
 use super::{bad, show_path};
 use std::path::{Path, PathBuf};
@@ -46,6 +50,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         let dst = args.out.join(&name);
         let (raw, compressed) = tablefmt::compress_file(&src, &dst, args.level)?;
         let zbytes = std::fs::read(&dst)?;
+        let sha256 = tablefmt::file_sha256(&src)?;
         outln!("{}: {} -> {} bytes", def.id, raw, compressed)?;
         entries.push(serde_json::json!({
             "id": def.id,
@@ -55,8 +60,10 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             "histogram": h.histogram,
             "bytes": raw,
             "checksum": h.checksum,
+            "sha256": sha256,
             "compressed_bytes": compressed,
             "compressed_checksum": tablefmt::checksum_hex(&zbytes),
+            "compressed_sha256": tablefmt::sha256_hex(&zbytes),
         }));
     }
     let manifest =
