@@ -3,7 +3,7 @@
 //! metric.
 
 use tablegen::cube::CubeN;
-use tablegen::notation::{Face, Move};
+use tablegen::notation::{Face, Move, MoveKind};
 
 /// Merges turns of the same layers that meet across phase boundaries: block turns
 /// about one axis commute, so a turn merges with the last turn of the same face
@@ -72,4 +72,36 @@ pub fn axis_rotations() -> [Vec<Move>; 3] {
         vec![whole_turn(Face::F, 1)],
         vec![whole_turn(Face::R, 1)],
     ]
+}
+
+/// Length in the outer block turn metric: a turn of an outer block of layers
+/// counts one, an inner slice (`2R`, a block not at the face) two, a
+/// whole-cube turn nothing.
+pub fn obtm(moves: &[Move]) -> usize {
+    moves
+        .iter()
+        .map(|m| match m.kind {
+            MoveKind::Rotation => 0,
+            MoveKind::Block(_) => 1,
+            MoveKind::Slice(_) => 2,
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn obtm_counts() {
+        let alg = tablegen::notation::parse_alg("R Rw 3Rw 2R x U2").unwrap();
+        assert_eq!(obtm(&alg), 1 + 1 + 1 + 2 + 0 + 1);
+    }
+
+    #[test]
+    fn merging_turns() {
+        let alg = tablegen::notation::parse_alg("R L R' U U Rw2 Rw2").unwrap();
+        let out = simplify(&alg);
+        assert_eq!(tablegen::notation::format_alg(&out), "L U2");
+    }
 }
