@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn obtm_counts() {
         let alg = tablegen::notation::parse_alg("R Rw 3Rw 2R x U2").unwrap();
-        assert_eq!(obtm(&alg), 1 + 1 + 1 + 2 + 0 + 1);
+        assert_eq!(obtm(&alg), 6, "R Rw 3Rw: 3, 2R: 2, x: 0, U2: 1");
     }
 
     #[test]
