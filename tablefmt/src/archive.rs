@@ -119,7 +119,7 @@ pub(crate) fn addresses_to_offsets(msg: &str, base: usize) -> String {
         match u64::from_str_radix(hex, 16) {
             Ok(addr) if digits > 0 => {
                 let off = addr as i128 - base as i128;
-                if (-(1i128 << 32)..(1i128 << 40)).contains(&off) {
+                if (0..(1i128 << 40)).contains(&off) {
                     out.push_str(&format!("byte {off}"));
                 } else {
                     out.push_str("an address outside the file");
