@@ -118,7 +118,7 @@ struct SolveArgs {
     #[arg(long, default_value_t = 30_000, value_name = "MS")]
     hard_limit: u64,
     /// Also draw the position and the position after each phase of the
-    /// solution, as SVG pictures 00-start.svg, 01-<phase>.svg, ... in DIR
+    /// solution, as SVG pictures 00-start.svg, 01-PHASE.svg, ... in DIR
     /// (made if missing).
     #[arg(long, value_name = "DIR")]
     svg: Option<PathBuf>,

@@ -562,6 +562,46 @@ pub fn catalog() -> Vec<TableDef> {
             source: "C(24,8)",
         },
         TableDef {
+            id: "5x5x5-lr-t-stage",
+            puzzle: "5x5x5",
+            summary: "5x5x5 L/R T-centres staged once U/D are; no Rw Lw Fw Bw quarter turns",
+            space: SpaceDef::Facelets {
+                def: ProjectionDef {
+                    n: 5,
+                    orbit: Orbit::TCentres(1),
+                    blocks: vec![Block {
+                        faces: vec![R, F, L, B],
+                        marked: vec![R, L],
+                    }],
+                },
+                moves: without_wide_quarters(obtm36(), &[R, L, F, B]),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 12_870,
+            expected_histogram: None,
+            source: "C(16,8)",
+        },
+        TableDef {
+            id: "5x5x5-lr-x-stage",
+            puzzle: "5x5x5",
+            summary: "5x5x5 L/R X-centres staged once U/D are; no Rw Lw Fw Bw quarter turns",
+            space: SpaceDef::Facelets {
+                def: ProjectionDef {
+                    n: 5,
+                    orbit: Orbit::XCentres(1),
+                    blocks: vec![Block {
+                        faces: vec![R, F, L, B],
+                        marked: vec![R, L],
+                    }],
+                },
+                moves: without_wide_quarters(obtm36(), &[R, L, F, B]),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 12_870,
+            expected_histogram: None,
+            source: "C(16,8)",
+        },
+        TableDef {
             id: "5x5x5-ud-stage-d5",
             puzzle: "5x5x5",
             summary: "5x5x5 U/D T- and X-centres staged together, all states within 5 moves",

@@ -98,6 +98,12 @@ fn centres_solve_4x4x4() {
 }
 
 #[test]
+fn lr_stages_5x5x5() {
+    check_against_facelet_bfs("5x5x5-lr-t-stage");
+    check_against_facelet_bfs("5x5x5-lr-x-stage");
+}
+
+#[test]
 fn ud_t_stage_5x5x5() {
     check_against_facelet_bfs("5x5x5-ud-t-stage");
 }

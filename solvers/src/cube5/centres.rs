@@ -1,74 +1,130 @@
-//! The first 5x5x5 stage: the U/D-coloured T- and X-centres staged on U and
-//! D with the 36 outer block turns.
+//! 5x5x5 centre stages: the T- and X-centres of one colour pair staged on
+//! their faces, each a [`CentreStage`] on the engine, defined by its catalog
+//! tables (one per orbit, and optionally a sparse table of both orbits
+//! together).
 
 use crate::search::{allowed, deepen, Clock, Found, Policy, Root, Share, Stage};
 use crate::tables::{load_sparse, Nibbles, SparseTable, TableError};
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
-use tablegen::notation::Move;
+use tablegen::notation::{Face, Move};
 use tablegen::projection::{self, FaceletMaskSpace};
 
-/// The tables of the stage: T-centres, X-centres, both within 5 moves.
+/// Stage 1's tables: T-centres, X-centres, both within 5 moves.
 pub const UD_IDS: [&str; 3] = ["5x5x5-ud-t-stage", "5x5x5-ud-x-stage", "5x5x5-ud-stage-d5"];
 
-/// Depth of the sparse table: a state it does not hold is deeper.
-const SPARSE_DEPTH: u8 = 5;
+/// Stage 2's tables: the L/R T- and X-centres among the side faces.
+pub const LR_IDS: [&str; 2] = ["5x5x5-lr-t-stage", "5x5x5-lr-x-stage"];
 
-/// The stage: three projections of the centres (T, X, both), their moves and
-/// tables.
-pub struct CentresUd {
+/// A centre stage: per orbit a projection and its distance table, optionally
+/// a projection of both orbits with a sparse table, the moves, the colours the
+/// projections mark.
+pub struct CentreStage {
     moves: Vec<Move>,
-    t: FaceletMaskSpace,
-    x: FaceletMaskSpace,
-    both: FaceletMaskSpace,
-    t_tab: Nibbles,
-    x_tab: Nibbles,
-    both_tab: SparseTable,
+    marked: [bool; 6],
+    orbits: [(FaceletMaskSpace, Nibbles); 2],
+    /// Both orbits together, the sparse table and its depth.
+    both: Option<(FaceletMaskSpace, SparseTable, usize)>,
 }
 
-/// A node: the three masks (U/D colour present at each tracked facelet) and
-/// the bound.
+/// A node: the masks of the two orbits and of both together (0 when the
+/// stage has no such table), and the bound.
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
-    t: u64,
-    x: u64,
-    both: u64,
+    masks: [u64; 3],
     h: u8,
 }
 
-/// The U/D colours, as the projections mark them.
-const MARKED: [bool; 6] = [true, false, false, true, false, false];
+/// The projection and moves of a catalog table, and the sparse depth if it
+/// is a sparse one.
+fn space_of(id: &str) -> Result<(FaceletMaskSpace, Vec<Move>, Option<usize>), TableError> {
+    let bad = |msg: String| TableError::Build(id.into(), msg);
+    match catalog::find(id).map(|d| d.space) {
+        Some(SpaceDef::Facelets { def, moves }) => {
+            Ok((projection::build(&def, &moves).map_err(bad)?, moves, None))
+        }
+        Some(SpaceDef::SparseFacelets {
+            def,
+            moves,
+            max_depth,
+        }) => Ok((
+            projection::build(&def, &moves).map_err(bad)?,
+            moves,
+            Some(max_depth as usize),
+        )),
+        _ => Err(bad("not a facelet projection".into())),
+    }
+}
 
-impl CentresUd {
-    /// Loads (or builds) the stage's tables from `dir`.
-    pub fn load(dir: &Path, quiet: bool) -> Result<CentresUd, TableError> {
-        let space = |id: &str| -> Result<(FaceletMaskSpace, Vec<Move>), TableError> {
-            let bad = |msg: String| TableError::Build(id.into(), msg);
-            match catalog::find(id).map(|d| d.space) {
-                Some(SpaceDef::Facelets { def, moves })
-                | Some(SpaceDef::SparseFacelets { def, moves, .. }) => {
-                    Ok((projection::build(&def, &moves).map_err(bad)?, moves))
-                }
-                _ => Err(bad("not a facelet projection".into())),
+impl CentreStage {
+    /// Stage 1: the U/D T- and X-centres on U and D, with the 36 outer block
+    /// turns.
+    pub fn ud(dir: &Path, quiet: bool) -> Result<CentreStage, TableError> {
+        CentreStage::load(
+            &UD_IDS[..2],
+            Some(UD_IDS[2]),
+            [Face::U, Face::D],
+            dir,
+            quiet,
+        )
+    }
+
+    /// Stage 2 (once U/D are staged): the L/R T- and X-centres on L and R,
+    /// with the 28 moves that keep U/D staged (no `Rw Lw Fw Bw` quarters).
+    pub fn lr(dir: &Path, quiet: bool) -> Result<CentreStage, TableError> {
+        CentreStage::load(&LR_IDS, None, [Face::R, Face::L], dir, quiet)
+    }
+
+    /// A stage of the two orbit tables `ids` (and the sparse table `both`)
+    /// staging the colours of `pair`.
+    pub fn load(
+        ids: &[&str],
+        both: Option<&str>,
+        pair: [Face; 2],
+        dir: &Path,
+        quiet: bool,
+    ) -> Result<CentreStage, TableError> {
+        let [a, b] = ids else {
+            return Err(TableError::Build(
+                ids.join(","),
+                "a centre stage has two orbit tables".into(),
+            ));
+        };
+        let (ta, moves, _) = space_of(a)?;
+        let (tb, mb, _) = space_of(b)?;
+        let same = |id: &str, m: &[Move]| {
+            if m == moves.as_slice() {
+                Ok(())
+            } else {
+                Err(TableError::Build(
+                    id.into(),
+                    "move set differs from the stage's".into(),
+                ))
             }
         };
-        let (t, moves) = space(UD_IDS[0])?;
-        let (x, mx) = space(UD_IDS[1])?;
-        let (both, mb) = space(UD_IDS[2])?;
-        if mx != moves || mb != moves {
-            return Err(TableError::Build(
-                UD_IDS[1].into(),
-                "the three tables' move sets differ".into(),
-            ));
+        same(b, &mb)?;
+        let both = match both {
+            Some(id) => {
+                let (space, m, depth) = space_of(id)?;
+                same(id, &m)?;
+                let depth =
+                    depth.ok_or_else(|| TableError::Build(id.into(), "not sparse".into()))?;
+                Some((space, load_sparse(id, dir, quiet)?, depth))
+            }
+            None => None,
+        };
+        let mut marked = [false; 6];
+        for f in pair {
+            marked[f as usize] = true;
         }
-        Ok(CentresUd {
+        Ok(CentreStage {
+            orbits: [
+                (ta, Nibbles::load(a, dir, quiet)?),
+                (tb, Nibbles::load(b, dir, quiet)?),
+            ],
             moves,
-            t,
-            x,
+            marked,
             both,
-            t_tab: Nibbles::load(UD_IDS[0], dir, quiet)?,
-            x_tab: Nibbles::load(UD_IDS[1], dir, quiet)?,
-            both_tab: load_sparse(UD_IDS[2], dir, quiet)?,
         })
     }
 
@@ -79,13 +135,14 @@ impl CentresUd {
 
     /// The node of a 5x5x5 facelet state.
     pub fn node(&self, state: &[u8]) -> Node {
-        let (t, x, both) = (
-            self.t.project(state, &MARKED),
-            self.x.project(state, &MARKED),
-            self.both.project(state, &MARKED),
-        );
-        let h = self.bound_of(t, x, both, usize::MAX).unwrap_or(0) as u8;
-        Node { t, x, both, h }
+        let p = |s: &FaceletMaskSpace| s.project(state, &self.marked);
+        let masks = [
+            p(&self.orbits[0].0),
+            p(&self.orbits[1].0),
+            self.both.as_ref().map_or(0, |b| p(&b.0)),
+        ];
+        let h = self.bound_of(&masks, usize::MAX).unwrap_or(0) as u8;
+        Node { masks, h }
     }
 
     /// Lower bound of a node.
@@ -93,49 +150,60 @@ impl CentresUd {
         n.h as usize
     }
 
-    /// Lower bound of masks `(t, x, both)`: the larger of the two orbits'
-    /// exact distances, and where both are within the sparse table's depth,
-    /// its distance for both orbits together (or one past its depth if it
-    /// does not hold the state). `None` as soon as a part exceeds `limit`
-    /// (the cheap parts are read first).
-    fn bound_of(&self, t: u64, x: u64, both: u64, limit: usize) -> Option<usize> {
-        let dt = crate::tables::nibble(self.t_tab.bytes(), self.t.rank(t) as usize);
-        if dt > limit {
-            return None;
+    /// Lower bound of masks: the larger of the orbits' exact distances, and
+    /// where both are within the sparse table's depth, its distance for both
+    /// orbits together (or one past its depth if it does not hold the state).
+    /// `None` as soon as a part exceeds `limit` (the cheap parts are read
+    /// first).
+    fn bound_of(&self, masks: &[u64; 3], limit: usize) -> Option<usize> {
+        let mut h = 0;
+        for (k, (space, tab)) in self.orbits.iter().enumerate() {
+            h = h.max(crate::tables::nibble(
+                tab.bytes(),
+                space.rank(masks[k]) as usize,
+            ));
+            if h > limit {
+                return None;
+            }
         }
-        let dx = crate::tables::nibble(self.x_tab.bytes(), self.x.rank(x) as usize);
-        let h = dt.max(dx);
-        if h > limit {
-            return None;
+        if let Some((_, tab, depth)) = &self.both {
+            if h <= *depth {
+                let d = tab
+                    .get(&masks[2].to_be_bytes())
+                    .unwrap_or(*depth as u64 + 1);
+                h = h.max(d as usize);
+            }
         }
-        if h > SPARSE_DEPTH as usize {
-            return Some(h);
-        }
-        let d = self
-            .both_tab
-            .get(&both.to_be_bytes())
-            .unwrap_or(SPARSE_DEPTH as u64 + 1);
-        let h = h.max(d as usize);
         (h <= limit).then_some(h)
     }
 
     /// Up to `want` solutions of the shortest lengths (several per length),
-    /// each as move indices into [`CentresUd::moves`], staging one of the
-    /// three colour pairs on U and D: the root of a solution is the index
-    /// into [`crate::moves::recolourings`] of the colour renaming that
-    /// brings that pair to the U/D colours (0: the U/D pair itself).
-    /// `axes` = 1 stages the U/D colours only.
+    /// each as move indices into [`CentreStage::moves`], staging one of the
+    /// three colour pairs: the root of a solution is the index into
+    /// [`crate::moves::recolourings`] of the colour renaming that brings that
+    /// pair to the stage's colours (0: the stage's own pair). `axes` = 1
+    /// stages the stage's own pair only.
     pub fn solve(&self, state: &[u8], axes: usize, want: usize, clock: Clock) -> Vec<Found> {
-        let roots: Vec<Root<Node>> = crate::moves::recolourings()
+        let starts: Vec<(Vec<u8>, usize)> = crate::moves::recolourings()
             .iter()
             .take(axes.clamp(1, 3))
-            .map(|colour| {
-                let s: Vec<u8> = state.iter().map(|&c| colour[c as usize]).collect();
-                let node = self.node(&s);
+            .map(|colour| (state.iter().map(|&c| colour[c as usize]).collect(), 0))
+            .collect();
+        self.solve_from(&starts, want, clock)
+    }
+
+    /// Up to `want` solutions from several starts (a state and the moves
+    /// already taken to reach it), shortest in total first; the root of a
+    /// solution is the index of its start.
+    pub fn solve_from(&self, starts: &[(Vec<u8>, usize)], want: usize, clock: Clock) -> Vec<Found> {
+        let roots: Vec<Root<Node>> = starts
+            .iter()
+            .map(|(s, before)| {
+                let node = self.node(s);
                 Root {
                     node,
-                    before: 0,
-                    lower: self.bound(&node),
+                    before: *before,
+                    lower: before + self.bound(&node),
                 }
             })
             .collect();
@@ -148,13 +216,13 @@ impl CentresUd {
             enough_nodes: u64::MAX,
             more_nodes: u64::MAX,
             max_nodes: u64::MAX,
-            max_total: 30,
+            max_total: 60,
         };
         deepen(self, &roots, &policy, clock).found
     }
 }
 
-impl Stage for CentresUd {
+impl Stage for CentreStage {
     type Node = Node;
 
     fn prune(&self, n: &Node, left: usize) -> bool {
@@ -162,12 +230,12 @@ impl Stage for CentresUd {
     }
 
     fn goal(&self, n: &Node, _left: usize) -> Option<u8> {
-        (n.t == self.t.goal_mask() && n.x == self.x.goal_mask()).then_some(0)
+        let done = (0..2).all(|k| n.masks[k] == self.orbits[k].0.goal_mask());
+        done.then_some(0)
     }
 
-    /// Children whose bound exceeds what is left are dropped here (the T
-    /// distance is read first, the X one and the sparse table only if it
-    /// passes).
+    /// Children whose bound exceeds what is left are dropped here (the first
+    /// orbit's distance is read first, the rest only if it passes).
     fn expand(
         &self,
         n: &Node,
@@ -181,21 +249,13 @@ impl Stage for CentresUd {
             if !allowed(prev, m) {
                 continue;
             }
-            let (t, x, both) = (
-                self.t.apply(n.t, i),
-                self.x.apply(n.x, i),
-                self.both.apply(n.both, i),
-            );
-            match self.bound_of(t, x, both, left - 1) {
-                Some(h) => out.push((
-                    i,
-                    Node {
-                        t,
-                        x,
-                        both,
-                        h: h as u8,
-                    },
-                )),
+            let masks = [
+                self.orbits[0].0.apply(n.masks[0], i),
+                self.orbits[1].0.apply(n.masks[1], i),
+                self.both.as_ref().map_or(0, |b| b.0.apply(n.masks[2], i)),
+            ];
+            match self.bound_of(&masks, left - 1) {
+                Some(h) => out.push((i, Node { masks, h: h as u8 })),
                 None => dropped += 1,
             }
         }

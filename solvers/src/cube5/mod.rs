@@ -2,14 +2,19 @@
 //!
 //! | stage | goal | moves | bound |
 //! |---|---|---|---|
-//! | `centres-ud` ([`CentresUd`]) | the U/D-coloured T- and X-centres on U and D | the 36 outer block turns | max of `5x5x5-ud-t-stage` and `5x5x5-ud-x-stage` (exact for each orbit alone); where both are at most 5, `5x5x5-ud-stage-d5` (both orbits together: exact within 5 moves, "deeper than 5" beyond) |
+//! | `centres-ud` ([`CentreStage::ud`]) | the U/D-coloured T- and X-centres on U and D (any of the three colour pairs) | the 36 outer block turns | max of `5x5x5-ud-t-stage` and `5x5x5-ud-x-stage` (exact for each orbit alone); where both are at most 5, `5x5x5-ud-stage-d5` (both orbits together: exact within 5 moves, "deeper than 5" beyond) |
+//! | `centres-lr` ([`CentreStage::lr`]) | also the L/R-coloured T- and X-centres on L and R | 28: no `Rw Lw Fw Bw` quarter turns | max of `5x5x5-lr-t-stage` and `5x5x5-lr-x-stage` |
 //!
-//! The later stages (the L/R and F/B centres, the edges, the 3x3x3 finish)
+//! Stage 2 starts from several stage-1 solutions at once (each a root of the
+//! engine with the moves it already took), so the pair found first is the
+//! shortest in total.
+//!
+//! The later stages (the centres solved, the edges, the 3x3x3 finish)
 //! are not built yet: `cubesolve` has no 5x5x5 solver.
 
 mod centres;
 
-pub use centres::{CentresUd, UD_IDS};
+pub use centres::{CentreStage, LR_IDS, UD_IDS};
 
 #[cfg(test)]
 mod tests;

@@ -33,7 +33,7 @@ fn staged(cube: &CubeN, s: &[u8]) -> bool {
 #[test]
 fn ud_centres_of_random_states() {
     let cube = CubeN::new(5);
-    let st = CentresUd::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let st = CentreStage::ud(&crate::tables::test_tables_dir(), true).unwrap();
     let mut lens = Vec::new();
     for seed in 0..4 {
         let s = tablegen::orbits::random_state(&cube, seed);
@@ -79,4 +79,51 @@ fn ud_centres_of_random_states() {
     // cube555's first phase (T and X staged on one of three axes) averages
     // near 7 to 8 moves; on the U/D axis alone ours is a little longer.
     assert!((6.0..11.0).contains(&avg), "average {avg}");
+}
+
+/// Stages 1 and 2 chained: stage 2 from the best stage-1 ends of a random
+/// state stages the L/R centres too (on the renamed colours of the stage-1
+/// pair), keeping U/D staged, and is never longer in total than from the
+/// first stage-1 end alone.
+#[test]
+fn ud_then_lr_centres() {
+    let cube = CubeN::new(5);
+    let dir = crate::tables::test_tables_dir();
+    let (ud, lr) = (
+        CentreStage::ud(&dir, true).unwrap(),
+        CentreStage::lr(&dir, true).unwrap(),
+    );
+    let recolour = crate::moves::recolourings();
+    for seed in 0..2 {
+        let s = tablegen::orbits::random_state(&cube, seed);
+        let ends: Vec<(Vec<u8>, usize)> = ud
+            .solve(&s, 3, 8, clock())
+            .iter()
+            .map(|f| {
+                let moves: Vec<_> = f.path.iter().map(|&i| ud.moves()[i]).collect();
+                let mut t: Vec<u8> = s.iter().map(|&c| recolour[f.root][c as usize]).collect();
+                cube.apply_alg(&mut t, &moves);
+                (t, moves.len())
+            })
+            .collect();
+        let all = lr.solve_from(&ends, 1, clock());
+        let one = lr.solve_from(&ends[..1], 1, clock());
+        let total = |f: &crate::search::Found| ends[f.root].1 + f.path.len();
+        assert!(total(&all[0]) <= total(&one[0]));
+        let (mut t, _) = ends[all[0].root].clone();
+        let moves: Vec<_> = all[0].path.iter().map(|&i| lr.moves()[i]).collect();
+        cube.apply_alg(&mut t, &moves);
+        assert!(staged(&cube, &t), "seed {seed}: U/D kept");
+        for f in [Face::R, Face::L] {
+            for r in 1..4 {
+                for c in 1..4 {
+                    let col = t[cube.index(f, r, c)];
+                    assert!(
+                        (r, c) == (2, 2) || col == Face::R as u8 || col == Face::L as u8,
+                        "seed {seed}"
+                    );
+                }
+            }
+        }
+    }
 }
