@@ -602,6 +602,66 @@ pub fn catalog() -> Vec<TableDef> {
             source: "C(16,8)",
         },
         TableDef {
+            id: "5x5x5-t-centres-solve",
+            puzzle: "5x5x5",
+            summary: "5x5x5 T-centres solved once staged; wide moves only as half turns",
+            space: SpaceDef::Facelets {
+                def: ProjectionDef {
+                    n: 5,
+                    orbit: Orbit::TCentres(1),
+                    blocks: vec![
+                        Block {
+                            faces: vec![U, D],
+                            marked: vec![U],
+                        },
+                        Block {
+                            faces: vec![R, L],
+                            marked: vec![R],
+                        },
+                        Block {
+                            faces: vec![F, B],
+                            marked: vec![F],
+                        },
+                    ],
+                },
+                moves: centres_moves.clone(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 343_000,
+            expected_histogram: None,
+            source: "C(8,4)^3",
+        },
+        TableDef {
+            id: "5x5x5-x-centres-solve",
+            puzzle: "5x5x5",
+            summary: "5x5x5 X-centres solved once staged; wide moves only as half turns",
+            space: SpaceDef::Facelets {
+                def: ProjectionDef {
+                    n: 5,
+                    orbit: Orbit::XCentres(1),
+                    blocks: vec![
+                        Block {
+                            faces: vec![U, D],
+                            marked: vec![U],
+                        },
+                        Block {
+                            faces: vec![R, L],
+                            marked: vec![R],
+                        },
+                        Block {
+                            faces: vec![F, B],
+                            marked: vec![F],
+                        },
+                    ],
+                },
+                moves: centres_moves.clone(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 343_000,
+            expected_histogram: None,
+            source: "C(8,4)^3",
+        },
+        TableDef {
             id: "5x5x5-ud-stage-d5",
             puzzle: "5x5x5",
             summary: "5x5x5 U/D T- and X-centres staged together, all states within 5 moves",

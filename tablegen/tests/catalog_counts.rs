@@ -104,6 +104,12 @@ fn lr_stages_5x5x5() {
 }
 
 #[test]
+fn centres_solve_5x5x5() {
+    check_against_facelet_bfs("5x5x5-t-centres-solve");
+    check_against_facelet_bfs("5x5x5-x-centres-solve");
+}
+
+#[test]
 fn ud_t_stage_5x5x5() {
     check_against_facelet_bfs("5x5x5-ud-t-stage");
 }

@@ -16,6 +16,9 @@ pub const UD_IDS: [&str; 3] = ["5x5x5-ud-t-stage", "5x5x5-ud-x-stage", "5x5x5-ud
 /// Stage 2's tables: the L/R T- and X-centres among the side faces.
 pub const LR_IDS: [&str; 2] = ["5x5x5-lr-t-stage", "5x5x5-lr-x-stage"];
 
+/// Stage 3's tables: the T- and X-centres solved once staged.
+pub const SOLVE_IDS: [&str; 2] = ["5x5x5-t-centres-solve", "5x5x5-x-centres-solve"];
+
 /// A centre stage: per orbit a projection and its distance table, optionally
 /// a projection of both orbits with a sparse table, the moves, the colours the
 /// projections mark.
@@ -63,7 +66,7 @@ impl CentreStage {
         CentreStage::load(
             &UD_IDS[..2],
             Some(UD_IDS[2]),
-            [Face::U, Face::D],
+            &[Face::U, Face::D],
             dir,
             quiet,
         )
@@ -72,15 +75,22 @@ impl CentreStage {
     /// Stage 2 (once U/D are staged): the L/R T- and X-centres on L and R,
     /// with the 28 moves that keep U/D staged (no `Rw Lw Fw Bw` quarters).
     pub fn lr(dir: &Path, quiet: bool) -> Result<CentreStage, TableError> {
-        CentreStage::load(&LR_IDS, None, [Face::R, Face::L], dir, quiet)
+        CentreStage::load(&LR_IDS, None, &[Face::R, Face::L], dir, quiet)
+    }
+
+    /// Stage 3 (once U/D and L/R are staged): every T- and X-centre on its
+    /// face, with the 24 moves that keep the staging (wide turns only as half
+    /// turns). Its tables mark one colour of each pair (U, R, F).
+    pub fn solved(dir: &Path, quiet: bool) -> Result<CentreStage, TableError> {
+        CentreStage::load(&SOLVE_IDS, None, &[Face::U, Face::R, Face::F], dir, quiet)
     }
 
     /// A stage of the two orbit tables `ids` (and the sparse table `both`)
-    /// staging the colours of `pair`.
+    /// whose projections mark the colours `pair`.
     pub fn load(
         ids: &[&str],
         both: Option<&str>,
-        pair: [Face; 2],
+        pair: &[Face],
         dir: &Path,
         quiet: bool,
     ) -> Result<CentreStage, TableError> {
@@ -114,7 +124,7 @@ impl CentreStage {
             None => None,
         };
         let mut marked = [false; 6];
-        for f in pair {
+        for &f in pair {
             marked[f as usize] = true;
         }
         Ok(CentreStage {
@@ -179,15 +189,17 @@ impl CentreStage {
 
     /// Up to `want` solutions of the shortest lengths (several per length),
     /// each as move indices into [`CentreStage::moves`], staging one of the
-    /// three colour pairs: the root of a solution is the index into
-    /// [`crate::moves::recolourings`] of the colour renaming that brings that
-    /// pair to the stage's colours (0: the stage's own pair). `axes` = 1
-    /// stages the stage's own pair only.
+    /// three colour pairs on its own axis (the axis of its fixed centres,
+    /// which the stages' moves never move): the root of a solution is the
+    /// index into [`crate::moves::axis_rotations`] of the frame it was found
+    /// in ([`in_frame`]); its moves are for the cube in that frame
+    /// (`tablegen::cube::unrotate` names them for the cube as it is). `axes`
+    /// = 1 stages the stage's own pair only.
     pub fn solve(&self, state: &[u8], axes: usize, want: usize, clock: Clock) -> Vec<Found> {
-        let starts: Vec<(Vec<u8>, usize)> = crate::moves::recolourings()
+        let starts: Vec<(Vec<u8>, usize)> = crate::moves::axis_rotations()
             .iter()
             .take(axes.clamp(1, 3))
-            .map(|colour| (state.iter().map(|&c| colour[c as usize]).collect(), 0))
+            .map(|r| (in_frame(state, r), 0))
             .collect();
         self.solve_from(&starts, want, clock)
     }
@@ -220,6 +232,21 @@ impl CentreStage {
         };
         deepen(self, &roots, &policy, clock).found
     }
+}
+
+/// A 5x5x5 state as seen after the whole-cube turn `rotation`, its colours
+/// renamed so that each face's fixed centre shows that face's colour: the
+/// same problem in another frame (a real cube, and moves that solve it solve
+/// the original once renamed by `tablegen::cube::unrotate`).
+pub fn in_frame(state: &[u8], rotation: &[Move]) -> Vec<u8> {
+    let cube = tablegen::cube::CubeN::new(5);
+    let mut s = state.to_vec();
+    cube.apply_alg(&mut s, rotation);
+    let mut rename = [0u8; 6];
+    for f in Face::ALL {
+        rename[s[cube.index(f, 2, 2)] as usize % 6] = f as u8;
+    }
+    s.iter().map(|&c| rename[c as usize % 6]).collect()
 }
 
 impl Stage for CentreStage {

@@ -62,15 +62,15 @@ fn ud_centres_of_random_states() {
         assert!(found[0].path.len() <= len, "{k}: {:?}", found[0].path);
     }
     // On three axes at once: never longer than on U/D alone, and each
-    // solution stages its colour pair on U and D.
-    let recolour = crate::moves::recolourings();
+    // solution stages its colour pair on the axis of its fixed centres.
+    let rotations = crate::moves::axis_rotations();
     for seed in 0..3 {
         let s = tablegen::orbits::random_state(&cube, seed);
         let found = st.solve(&s, 3, 3, clock());
         assert!(found[0].path.len() <= lens[seed as usize]);
         for f in &found {
             let moves: Vec<_> = f.path.iter().map(|&i| st.moves()[i]).collect();
-            let mut t: Vec<u8> = s.iter().map(|&c| recolour[f.root][c as usize]).collect();
+            let mut t = in_frame(&s, &rotations[f.root]);
             cube.apply_alg(&mut t, &moves);
             assert!(staged(&cube, &t), "seed {seed}");
         }
@@ -81,10 +81,11 @@ fn ud_centres_of_random_states() {
     assert!((6.0..11.0).contains(&avg), "average {avg}");
 }
 
-/// Stages 1 and 2 chained: stage 2 from the best stage-1 ends of a random
-/// state stages the L/R centres too (on the renamed colours of the stage-1
-/// pair), keeping U/D staged, and is never longer in total than from the
-/// first stage-1 end alone.
+/// Stages 1, 2 and 3 chained: stage 2 from the best stage-1 ends of a random
+/// state stages the L/R centres too, keeping U/D staged, and is never longer
+/// in total than from the first stage-1 end alone; stage 3 then solves every
+/// T- and X-centre: in the frame of the axis stage 1 chose, each face's
+/// centres end the colour of its fixed centre.
 #[test]
 fn ud_then_lr_centres() {
     let cube = CubeN::new(5);
@@ -93,7 +94,8 @@ fn ud_then_lr_centres() {
         CentreStage::ud(&dir, true).unwrap(),
         CentreStage::lr(&dir, true).unwrap(),
     );
-    let recolour = crate::moves::recolourings();
+    let rotations = crate::moves::axis_rotations();
+    let solved = CentreStage::solved(&dir, true).unwrap();
     for seed in 0..2 {
         let s = tablegen::orbits::random_state(&cube, seed);
         let ends: Vec<(Vec<u8>, usize)> = ud
@@ -101,7 +103,7 @@ fn ud_then_lr_centres() {
             .iter()
             .map(|f| {
                 let moves: Vec<_> = f.path.iter().map(|&i| ud.moves()[i]).collect();
-                let mut t: Vec<u8> = s.iter().map(|&c| recolour[f.root][c as usize]).collect();
+                let mut t = in_frame(&s, &rotations[f.root]);
                 cube.apply_alg(&mut t, &moves);
                 (t, moves.len())
             })
@@ -121,6 +123,32 @@ fn ud_then_lr_centres() {
                     assert!(
                         (r, c) == (2, 2) || col == Face::R as u8 || col == Face::L as u8,
                         "seed {seed}"
+                    );
+                }
+            }
+        }
+        // Stage 3 from the four best stage-2 ends.
+        let ends2: Vec<(Vec<u8>, usize)> = lr
+            .solve_from(&ends, 4, clock())
+            .iter()
+            .map(|f| {
+                let (mut t, n1) = ends[f.root].clone();
+                let moves: Vec<_> = f.path.iter().map(|&i| lr.moves()[i]).collect();
+                cube.apply_alg(&mut t, &moves);
+                (t, n1 + moves.len())
+            })
+            .collect();
+        let f3 = &solved.solve_from(&ends2, 1, clock())[0];
+        let (mut t, _) = ends2[f3.root].clone();
+        let m3: Vec<_> = f3.path.iter().map(|&i| solved.moves()[i]).collect();
+        cube.apply_alg(&mut t, &m3);
+        for f in Face::ALL {
+            for r in 1..4 {
+                for c in 1..4 {
+                    assert_eq!(
+                        t[cube.index(f, r, c)],
+                        f as u8,
+                        "seed {seed}: centres solved"
                     );
                 }
             }
