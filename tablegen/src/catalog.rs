@@ -283,6 +283,36 @@ fn ud_stage(n: usize, orbit: Orbit) -> ProjectionDef {
     }
 }
 
+/// The L/R centres of `orbit` among the four side faces (U/D staged).
+fn lr_stage(n: usize, orbit: Orbit) -> ProjectionDef {
+    use Face::*;
+    ProjectionDef {
+        n,
+        orbit,
+        blocks: vec![Block {
+            faces: vec![R, F, L, B],
+            marked: vec![R, L],
+        }],
+    }
+}
+
+/// The centres of `orbit` solved once staged: one colour of each pair marked
+/// on its axis.
+fn centres_solve(n: usize, orbit: Orbit) -> ProjectionDef {
+    use Face::*;
+    ProjectionDef {
+        n,
+        orbit,
+        blocks: [(U, D), (R, L), (F, B)]
+            .into_iter()
+            .map(|(a, b)| Block {
+                faces: vec![a, b],
+                marked: vec![a],
+            })
+            .collect(),
+    }
+}
+
 /// Domino positions by distance, half-turn metric (established in docs/domino.md).
 pub const DOMINO_HTM: &[u64] = &[
     1, 7, 34, 168, 807, 3768, 17250, 77696, 342305, 1472169, 6052497, 22364538, 65693109,
@@ -566,14 +596,7 @@ pub fn catalog() -> Vec<TableDef> {
             puzzle: "5x5x5",
             summary: "5x5x5 L/R T-centres staged once U/D are; no Rw Lw Fw Bw quarter turns",
             space: SpaceDef::Facelets {
-                def: ProjectionDef {
-                    n: 5,
-                    orbit: Orbit::TCentres(1),
-                    blocks: vec![Block {
-                        faces: vec![R, F, L, B],
-                        marked: vec![R, L],
-                    }],
-                },
+                def: lr_stage(5, Orbit::TCentres(1)),
                 moves: without_wide_quarters(obtm36(), &[R, L, F, B]),
             },
             encoding: Encoding::Nibble,
@@ -586,14 +609,7 @@ pub fn catalog() -> Vec<TableDef> {
             puzzle: "5x5x5",
             summary: "5x5x5 L/R X-centres staged once U/D are; no Rw Lw Fw Bw quarter turns",
             space: SpaceDef::Facelets {
-                def: ProjectionDef {
-                    n: 5,
-                    orbit: Orbit::XCentres(1),
-                    blocks: vec![Block {
-                        faces: vec![R, F, L, B],
-                        marked: vec![R, L],
-                    }],
-                },
+                def: lr_stage(5, Orbit::XCentres(1)),
                 moves: without_wide_quarters(obtm36(), &[R, L, F, B]),
             },
             encoding: Encoding::Nibble,
@@ -606,24 +622,7 @@ pub fn catalog() -> Vec<TableDef> {
             puzzle: "5x5x5",
             summary: "5x5x5 T-centres solved once staged; wide moves only as half turns",
             space: SpaceDef::Facelets {
-                def: ProjectionDef {
-                    n: 5,
-                    orbit: Orbit::TCentres(1),
-                    blocks: vec![
-                        Block {
-                            faces: vec![U, D],
-                            marked: vec![U],
-                        },
-                        Block {
-                            faces: vec![R, L],
-                            marked: vec![R],
-                        },
-                        Block {
-                            faces: vec![F, B],
-                            marked: vec![F],
-                        },
-                    ],
-                },
+                def: centres_solve(5, Orbit::TCentres(1)),
                 moves: centres_moves.clone(),
             },
             encoding: Encoding::Nibble,
@@ -636,24 +635,7 @@ pub fn catalog() -> Vec<TableDef> {
             puzzle: "5x5x5",
             summary: "5x5x5 X-centres solved once staged; wide moves only as half turns",
             space: SpaceDef::Facelets {
-                def: ProjectionDef {
-                    n: 5,
-                    orbit: Orbit::XCentres(1),
-                    blocks: vec![
-                        Block {
-                            faces: vec![U, D],
-                            marked: vec![U],
-                        },
-                        Block {
-                            faces: vec![R, L],
-                            marked: vec![R],
-                        },
-                        Block {
-                            faces: vec![F, B],
-                            marked: vec![F],
-                        },
-                    ],
-                },
+                def: centres_solve(5, Orbit::XCentres(1)),
                 moves: centres_moves.clone(),
             },
             encoding: Encoding::Nibble,
