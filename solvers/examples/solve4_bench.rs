@@ -8,13 +8,8 @@ use solvers::cube4::{Options, Solver};
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 
-/// Peak resident memory of this process (Linux), in MiB.
-fn peak_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
+mod common;
+use common::peak_mib;
 
 fn main() {
     let mut args = std::env::args()
