@@ -1,11 +1,17 @@
-//! 5x5x5 benchmark on uniformly random states (warm tables, one thread):
-//! for each stage built so far, its length (average, min, max) and time
-//! (median, p99), the tables' load time and the peak memory.
+//! 5x5x5 benchmark on uniformly random states (warm tables, one thread): the
+//! reduction stages built so far (U/D centres, L/R centres with the wing
+//! parity, F/B centres with the midges oriented and the wings split), their
+//! lengths in OBTM (average, min, max, per stage) and time (median, p99);
+//! init time, table bytes, peak memory. Then the pairing stage's bound at the
+//! start of each reduced cube.
 //!
-//! `cargo run --release -p solvers --example solve5_bench [-- COUNT [AXES]]`
+//! `cargo run --release -p solvers --example solve5_bench [-- COUNT [BUDGET_MS]]`
+//!
+//! Knobs (environment): BENCH5_C1 / BENCH5_C2 (stage-1 / stage-2 and -3
+//! candidates), BENCH5_L2 (node budget of one length in stages 2 and 3),
+//! BENCH5_FIRST (first seed).
 
-use solvers::cube5::{in_frame, CentreStage};
-use solvers::search::Clock;
+use solvers::cube5::{Options, Solver};
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 
@@ -13,103 +19,78 @@ mod common;
 use common::peak_mib;
 
 fn main() {
-    let count: usize = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
-    // Stage 1 on this many axes (1: U/D only; 3: the best colour pair).
-    let axes: usize = std::env::args()
-        .nth(2)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3);
+    let mut args = std::env::args()
+        .skip(1)
+        .filter_map(|s| s.parse::<u64>().ok());
+    let count = args.next().unwrap_or(100) as usize;
+    let mut opts = Options::default();
+    if let Some(ms) = args.next() {
+        opts.time_budget = Duration::from_millis(ms);
+    }
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    if let Some(k) = env("BENCH5_C1") {
+        opts.stage1_candidates = k as usize;
+    }
+    if let Some(k) = env("BENCH5_C2") {
+        opts.stage2_candidates = k as usize;
+    }
+    if let Some(k) = env("BENCH5_L2") {
+        opts.stage2_level_nodes = k;
+    }
     let dir = tablegen::artifact::tables_dir(None);
     let t = Instant::now();
-    let stage = CentreStage::ud(&dir, false).expect("5x5x5 tables");
-    let lr = CentreStage::lr(&dir, false).expect("5x5x5 tables");
-    let solved = CentreStage::solved(&dir, false).expect("5x5x5 tables");
-    let init = t.elapsed();
+    let solver = Solver::load(&dir, false).expect("5x5x5 tables");
+    println!(
+        "init {:.1} ms, tables {:.1} MB, budget {} ms",
+        t.elapsed().as_secs_f64() * 1e3,
+        solver.table_bytes() as f64 / 1e6,
+        opts.time_budget.as_millis()
+    );
     let cube = CubeN::new(5);
-    let mut lens = Vec::new();
     let mut times = Vec::new();
-    let mut lens2 = Vec::new();
-    let mut times2 = Vec::new();
-    let rotations = solvers::moves::axis_rotations();
-    let mut lens3 = Vec::new();
-    let mut times3 = Vec::new();
-    for seed in 0..count as u64 {
-        let s = tablegen::orbits::random_state(&cube, seed);
+    let mut lens = Vec::new();
+    let mut stage_sum = [0usize; 3];
+    let mut pair_bound = Vec::new();
+    let first = env("BENCH5_FIRST").unwrap_or(0);
+    for seed in first..first + count as u64 {
+        let st = tablegen::orbits::random_state(&cube, seed);
         let t = Instant::now();
-        let clock = Clock {
-            soft: t + Duration::from_secs(60),
-            hard: t + Duration::from_secs(60),
-        };
-        let found = stage.solve(&s, axes, 1, clock);
-        times.push(t.elapsed());
-        lens.push(found.first().map_or(0, |f| f.path.len()));
-        // Stages 1 and 2 chained: stage 2 from the eight best stage-1 ends.
-        let t = Instant::now();
-        let ends: Vec<(Vec<u8>, usize)> = stage
-            .solve(&s, axes, 8, clock)
-            .iter()
-            .map(|f| {
-                let moves: Vec<_> = f.path.iter().map(|&i| stage.moves()[i]).collect();
-                let mut st = in_frame(&s, &rotations[f.root]);
-                cube.apply_alg(&mut st, &moves);
-                (st, moves.len())
-            })
-            .collect();
-        let found = lr.solve_from(&ends, 8, clock);
-        times2.push(t.elapsed());
-        lens2.push(found.first().map_or(0, |f| ends[f.root].1 + f.path.len()));
-        // All centres: stage 3 from the eight best stage-2 ends (only with
-        // BENCH5_STAGE3=1: its bound, the larger of two orbits' distances,
-        // is weak, and some states take up to the minute the clock allows).
-        if std::env::var_os("BENCH5_STAGE3").is_some() {
-            let ends2: Vec<(Vec<u8>, usize)> = found
-                .iter()
-                .map(|f| {
-                    let (mut st, n) = ends[f.root].clone();
-                    let moves: Vec<_> = f.path.iter().map(|&i| lr.moves()[i]).collect();
-                    cube.apply_alg(&mut st, &moves);
-                    (st, n + moves.len())
-                })
-                .collect();
-            let found = solved.solve_from(&ends2, 1, clock);
-            times3.push(t.elapsed());
-            lens3.push(found.first().map_or(0, |f| ends2[f.root].1 + f.path.len()));
+        let chains = solver.reduce(&st, opts).expect("reducible");
+        times.push(t.elapsed().as_secs_f64());
+        let best = &chains[0];
+        lens.push(tablegen::notation::obtm(&best.moves));
+        for (acc, n) in stage_sum.iter_mut().zip(best.lens) {
+            *acc += n;
         }
+        let (_, h) = solvers::cube5::Chained::root(solver.pair(), &best.state).expect("reduced");
+        pair_bound.push(h);
     }
-    times.sort();
-    times2.sort();
-    times3.sort();
-    let avg = lens.iter().sum::<usize>() as f64 / count as f64;
-    println!("init {:.1} ms", init.as_secs_f64() * 1e3);
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize] * 1e3;
+    let n = lens.len() as f64;
     println!(
-        "centres-ud ({axes} axes): n={count} avg {avg:.2} moves (min {}, max {}), median {:.1} ms, p99 {:.1} ms",
-        lens.iter().min().unwrap_or(&0),
-        lens.iter().max().unwrap_or(&0),
-        times[count / 2].as_secs_f64() * 1e3,
-        times[(count * 99 / 100).min(count - 1)].as_secs_f64() * 1e3,
+        "5x5x5 stages 1-3 n={} avg {:.2} OBTM (min {}, max {}), median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        lens.len(),
+        lens.iter().sum::<usize>() as f64 / n,
+        lens.iter().min().copied().unwrap_or(0),
+        lens.iter().max().copied().unwrap_or(0),
+        pct(0.5),
+        pct(0.99),
+        pct(1.0),
     );
     println!(
-        "centres-ud + centres-lr (8 stage-1 ends): avg {:.2} moves (min {}, max {}), median {:.1} ms, p99 {:.1} ms",
-        lens2.iter().sum::<usize>() as f64 / count as f64,
-        lens2.iter().min().unwrap_or(&0),
-        lens2.iter().max().unwrap_or(&0),
-        times2[count / 2].as_secs_f64() * 1e3,
-        times2[(count * 99 / 100).min(count - 1)].as_secs_f64() * 1e3,
+        "stages: centres-ud {:.2}, sides {:.2}, split {:.2}",
+        stage_sum[0] as f64 / n,
+        stage_sum[1] as f64 / n,
+        stage_sum[2] as f64 / n
     );
-    if !lens3.is_empty() {
-        println!(
-            "all centres (stages 1-3, 8 ends each): avg {:.2} moves (min {}, max {}), median {:.1} ms, p99 {:.1} ms",
-            lens3.iter().sum::<usize>() as f64 / count as f64,
-            lens3.iter().min().unwrap_or(&0),
-            lens3.iter().max().unwrap_or(&0),
-            times3[count / 2].as_secs_f64() * 1e3,
-            times3[(count * 99 / 100).min(count - 1)].as_secs_f64() * 1e3,
-        );
-    }
-    if let Some(p) = peak_mib() {
-        println!("peak memory {p:.0} MiB");
+    println!(
+        "pairing stage bound at the reduced cube: avg {:.2} (min {}, max {})",
+        pair_bound.iter().sum::<usize>() as f64 / n,
+        pair_bound.iter().min().copied().unwrap_or(0),
+        pair_bound.iter().max().copied().unwrap_or(0)
+    );
+    if let Some(m) = peak_mib() {
+        println!("peak memory {m:.0} MiB");
     }
 }

@@ -214,6 +214,15 @@ enum SparseBacking {
 }
 
 impl SparseTable {
+    /// Bytes of the table (the FST's payload when mapped; an estimate of the
+    /// map when built in memory).
+    pub fn bytes(&self) -> u64 {
+        match &self.0 {
+            SparseBacking::Mapped(t) => t.payload().len() as u64,
+            SparseBacking::Owned(m) => m.keys().map(|k| k.len() as u64 + 8).sum(),
+        }
+    }
+
     /// The distance of a state, if the table holds it.
     pub fn get(&self, key: &[u8]) -> Option<u64> {
         match &self.0 {

@@ -10,7 +10,7 @@ use crate::cube::CubeN;
 use crate::notation::{format_alg, Face, Move};
 use crate::progress::Progress;
 use crate::projection::{Block, Orbit, ProjectionDef};
-use crate::{cube2, cube3, cube4, domino, kociemba, projection, pyraminx};
+use crate::{cube2, cube3, cube4, cube5, domino, kociemba, projection, pyraminx};
 use tablefmt::Encoding;
 
 /// How the states of a table are produced and ranked.
@@ -41,6 +41,14 @@ pub enum SpaceDef {
     Reduction4 {
         /// Which space.
         space: cube4::Reduction4,
+        /// The move set.
+        moves: Vec<Move>,
+    },
+    /// A 5x5x5 reduction space (T side centres, wing split, midge orientation,
+    /// tredge pairing), see [`cube5`].
+    Reduction5 {
+        /// Which space.
+        space: cube5::Reduction5,
         /// The move set.
         moves: Vec<Move>,
     },
@@ -106,7 +114,8 @@ impl TableDef {
                 .collect(),
             SpaceDef::Facelets { moves, .. }
             | SpaceDef::SparseFacelets { moves, .. }
-            | SpaceDef::Reduction4 { moves, .. } => moves.iter().map(|m| m.to_string()).collect(),
+            | SpaceDef::Reduction4 { moves, .. }
+            | SpaceDef::Reduction5 { moves, .. } => moves.iter().map(|m| m.to_string()).collect(),
         }
     }
 
@@ -129,6 +138,7 @@ impl TableDef {
             SpaceDef::Facelets { def, .. } => def.describe(),
             SpaceDef::Cube3(p) => p.describe().into(),
             SpaceDef::Reduction4 { space, .. } => space.describe(),
+            SpaceDef::Reduction5 { space, .. } => space.describe(),
             SpaceDef::SparseFacelets { def, max_depth, .. } => {
                 format!("sparse {} depth<={max_depth}", def.describe())
             }
@@ -224,6 +234,12 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
                 dense(&cube4::SplitSpace::new(k as usize, moves), progress)
             }
         },
+        SpaceDef::Reduction5 { space, moves } => match *space {
+            cube5::Reduction5::LrParity => dense(&cube5::LrParitySpace::new(moves)?, progress),
+            cube5::Reduction5::FbEo => dense(&cube5::FbEoSpace::new(moves)?, progress),
+            cube5::Reduction5::WingsSplit => dense(&cube5::WingsSplitSpace::new(moves)?, progress),
+            cube5::Reduction5::MidPair => dense(&cube5::MidPairSpace::new(moves)?, progress),
+        },
         SpaceDef::Facelets { def: p, moves } => {
             let space = projection::build(p, moves)?;
             if !space.is_dense() {
@@ -262,6 +278,20 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
 /// The 36 outer block turns of an NxNxN (face and 2-layer wide turns).
 fn obtm36() -> Vec<Move> {
     CubeN::block_turns(2)
+}
+
+/// The moves that keep U/D staged on any cube: the 36 outer block turns of
+/// at most two layers without the wide quarter turns of R, L, F and B.
+pub fn lr_stage_moves() -> Vec<Move> {
+    use Face::*;
+    without_wide_quarters(obtm36(), &[R, L, F, B])
+}
+
+/// The moves that keep every centre on its axis and the wing parity: the 18
+/// outer turns and the six wide half turns.
+pub fn axis_moves() -> Vec<Move> {
+    use Face::*;
+    without_wide_quarters(lr_stage_moves(), &[U, D])
 }
 
 /// `obtm36` without the quarter turns of the given wide moves.
@@ -327,7 +357,7 @@ pub const DOMINO_QTM: &[u64] = &[
 /// The whole catalog.
 pub fn catalog() -> Vec<TableDef> {
     use Face::*;
-    let lr_moves = without_wide_quarters(obtm36(), &[R, L, F, B]);
+    let lr_moves = lr_stage_moves();
     let centres_moves = without_wide_quarters(lr_moves.clone(), &[U, D]);
     vec![
         TableDef {
@@ -642,6 +672,58 @@ pub fn catalog() -> Vec<TableDef> {
             expected_states: 343_000,
             expected_histogram: None,
             source: "C(8,4)^3",
+        },
+        TableDef {
+            id: "5x5x5-lr-x-parity",
+            puzzle: "5x5x5",
+            summary: "5x5x5 L/R X-centres staged once U/D are, with an even wing permutation",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::LrParity,
+                moves: lr_stage_moves(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: cube5::LR_PARITY,
+            expected_histogram: None,
+            source: "C(16,8) x 2 (wing parity)",
+        },
+        TableDef {
+            id: "5x5x5-fb-centres-eo",
+            puzzle: "5x5x5",
+            summary: "5x5x5 F/B T- and X-centres arranged for the pairing group, midges oriented; centres on their axes",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::FbEo,
+                moves: axis_moves(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: cube5::FB_EO,
+            expected_histogram: None,
+            source: "C(8,4)^2 x 2^11",
+        },
+        TableDef {
+            id: "5x5x5-wings-split",
+            puzzle: "5x5x5",
+            summary: "5x5x5 high wings in the high slots (the wing classes of the pairing group); centres on their axes",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::WingsSplit,
+                moves: axis_moves(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: cube5::SPLIT_SETS,
+            expected_histogram: None,
+            source: "C(24,12)",
+        },
+        TableDef {
+            id: "5x5x5-tredges-pair",
+            puzzle: "5x5x5",
+            summary: "5x5x5 every high wing with its midge in <U,D,R,L,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2> (distance mod 3)",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::MidPair,
+                moves: cube4::pairing_moves(),
+            },
+            encoding: Encoding::Trit,
+            expected_states: 479_001_600,
+            expected_histogram: None,
+            source: "12! (relative permutations of both parities)",
         },
         TableDef {
             id: "5x5x5-ud-stage-d5",

@@ -138,6 +138,15 @@ impl CentreStage {
         })
     }
 
+    /// Bytes of the stage's tables.
+    pub fn table_bytes(&self) -> u64 {
+        self.orbits
+            .iter()
+            .map(|o| o.1.bytes().len() as u64)
+            .sum::<u64>()
+            + self.both.as_ref().map_or(0, |b| b.1.bytes())
+    }
+
     /// The stage's moves.
     pub fn moves(&self) -> &[Move] {
         &self.moves

@@ -155,3 +155,127 @@ fn ud_then_lr_centres() {
         }
     }
 }
+
+/// Whether a 5x5x5 is reduced, read off the facelets: each face's nine
+/// centre facelets one colour, and each edge's three facelets on each face
+/// one colour.
+fn reduced(cube: &CubeN, s: &[u8]) -> bool {
+    Face::ALL.iter().all(|&f| {
+        let at = |r: usize, c: usize| s[cube.index(f, r, c)];
+        let centres = (1..4).all(|r| (1..4).all(|c| at(r, c) == at(2, 2)));
+        let edges = (1..4).all(|k| {
+            at(0, k) == at(0, 2)
+                && at(4, k) == at(4, 2)
+                && at(k, 0) == at(2, 0)
+                && at(k, 4) == at(2, 4)
+        });
+        centres && edges
+    })
+}
+
+fn policy(max_total: usize) -> crate::search::Policy {
+    crate::search::Policy {
+        want: 1,
+        level_nodes: u64::MAX,
+        growth: 1,
+        unlimited_after: 0,
+        share: crate::search::Share::Equal,
+        enough_nodes: u64::MAX,
+        more_nodes: 0,
+        max_nodes: 200_000_000,
+        max_total,
+    }
+}
+
+/// Scrambles of a few moves of stages 3 and 4 from solved: each stage
+/// finds its goal within the scramble's length, its bound at the root no
+/// larger.
+#[test]
+fn split_and_pair_undo_short_scrambles() {
+    let cube = CubeN::new(5);
+    let dir = crate::tables::test_tables_dir();
+    let split = Split::load(&dir, true).unwrap();
+    let pair = Pair::load(&dir, true).unwrap();
+    for k in 0..40usize {
+        let len = k % 5;
+        let pick = |moves: &[tablegen::notation::Move]| -> Vec<tablegen::notation::Move> {
+            (0..len)
+                .map(|j| moves[(k * 13 + j * 7 + 3) % moves.len()])
+                .collect()
+        };
+        let alg = pick(&split.moves);
+        let mut s = cube.solved();
+        cube.apply_alg(&mut s, &alg);
+        let n = split.node(&s).unwrap();
+        assert!(
+            split.h(&n) <= len,
+            "{k}: bound {} > {len} for {alg:?}",
+            split.h(&n)
+        );
+        let roots = [crate::search::Root {
+            node: n,
+            before: 0,
+            lower: split.h(&n),
+        }];
+        let found = crate::search::deepen(&split, &roots, &policy(12), clock());
+        assert!(found.found[0].path.len() <= len, "{k}: {alg:?}");
+        // The pairing stage, on its own moves.
+        let alg = pick(&pair.moves);
+        let mut s = cube.solved();
+        cube.apply_alg(&mut s, &alg);
+        let n = pair.node(&s).unwrap();
+        assert!(
+            pair.h(&n) <= len,
+            "{k}: bound {} > {len} for {alg:?}",
+            pair.h(&n)
+        );
+        let roots = [crate::search::Root {
+            node: n,
+            before: 0,
+            lower: pair.h(&n),
+        }];
+        let found = crate::search::deepen(&pair, &roots, &policy(12), clock());
+        let path = &found.found[0].path;
+        assert!(path.len() <= len, "{k}: {alg:?}");
+        let mut t = s.clone();
+        cube.apply_alg(
+            &mut t,
+            &path.iter().map(|&i| pair.moves[i]).collect::<Vec<_>>(),
+        );
+        assert!(
+            reduced(&cube, &t),
+            "{k}: pairing of {alg:?} does not reduce"
+        );
+    }
+}
+
+/// Stages 1-3 on random states: the moves, replayed on the facelets, give
+/// the state the chain reports (in its frame), in the pairing group's orbit
+/// of solved (the pairing stage reads it: midges oriented, wings in their
+/// classes, an even pairing, centres the group can solve); the stage lengths
+/// add up.
+#[test]
+fn reduce_random_states() {
+    let cube = CubeN::new(5);
+    let solver = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    for seed in 0..4 {
+        let s = tablegen::orbits::random_state(&cube, 100 + seed);
+        let chains = solver.reduce(&s, Options::default()).unwrap();
+        assert!(!chains.is_empty());
+        let mut last = 0;
+        for c in &chains {
+            assert!(c.moves.len() >= last, "seed {seed}: shortest first");
+            last = c.moves.len();
+            assert_eq!(c.lens.iter().sum::<usize>(), c.moves.len());
+            let mut t = s.clone();
+            cube.apply_alg(&mut t, &c.moves);
+            assert_eq!(in_frame(&t, &c.rotation), c.state, "seed {seed}");
+            solver.pair().node(&c.state).unwrap();
+        }
+    }
+    // A state the stages never reach is refused by the pairing stage: one
+    // quarter turn of F flips four midges.
+    let mut s = cube.solved();
+    cube.apply(&mut s, tablegen::notation::Move::face(Face::F, 1));
+    assert!(solver.pair().node(&s).is_err());
+}
