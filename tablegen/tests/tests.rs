@@ -8,4 +8,5 @@ mod cubingjs;
 mod domino;
 mod kociemba_tables;
 mod model;
+mod reduction5_tables;
 mod reduction_tables;
