@@ -458,8 +458,8 @@ fn canonical(s: &mut [u8], high: &[usize]) {
 /// in which the two facelets of each tredge's high wing and of its midge (same
 /// edge, by position) carry the tredge's label and all others 0, moved by the
 /// facelet permutations of the pairing group and relabelled in high-wing
-/// facelet order ([`canonical`]); its first seven depths equal the first seven
-/// prefix of the full build.
+/// facelet order ([`canonical`]); its depths 0-6 equal those of the full
+/// build.
 #[test]
 fn tredges_pair_against_facelet_bfs_to_depth_6() {
     let def = catalog::find("5x5x5-tredges-pair").unwrap();
