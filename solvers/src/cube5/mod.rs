@@ -12,20 +12,24 @@
 //! | `sides` ([`Sides`]) | also the L/R T- and X-centres on L and R, an even wing permutation | 28: no `Rw Lw Fw Bw` quarter turns | max of `5x5x5-lr-t-stage` and `5x5x5-lr-x-parity` |
 //! | `split` ([`Split`]) | the F/B centres arranged as the pairing group reaches them, every midge oriented, every high wing in a high slot | 24: the outer turns and the six wide half turns | max of `5x5x5-fb-centres-eo` and `5x5x5-wings-split` |
 //! | `pair` ([`Pair`]) | every centre solved, every tredge paired | 20: `U D R L` turns, `F2 B2`, the six wide half turns | max of the T- and X-centre distances in the group and the exact pairing distances of `4x4x4-wings-pair` (high with low wings) and `5x5x5-tredges-pair` (high wings with midges) |
+//! | `last8` ([`Last8`]) | with the E-slice tredges paired: the U/D-layer tredges paired, every centre solved | 14: `U D` turns, `R2 L2 F2 B2`, `Rw2 Lw2 Fw2 Bw2` | max of the T- and X-centre distances in the group and three exact 8! relative-permutation distances (computed at load) |
 //!
 //! [`Solver::reduce`] chains the first three: each starts from many of the
 //! last one's solutions at once (each a root of the engine with the moves it
 //! already took), so the chain found first is the shortest in total over
 //! them; it ends in the pairing group's orbit of solved. The `pair` stage is
-//! correct but its bound is far below the truth on random states (see
-//! `docs/5x5x5.md`): `cubesolve` has no 5x5x5 solver until the pairing is
-//! split into stages whose bounds hold.
+//! correct but its bound is far below the truth on random states, and
+//! `last8`, the planned end of a pairing in two stages, is correct and often
+//! but not always fast (see `docs/5x5x5.md`): `cubesolve` has no 5x5x5
+//! solver until the pairing has stages whose bounds hold.
 
 mod centres;
+mod last8;
 mod pair;
 mod sides;
 
 pub use centres::{in_frame, CentreStage, LR_IDS, SOLVE_IDS, UD_IDS};
+pub use last8::Last8;
 pub use pair::Pair;
 pub use sides::{Sides, Split};
 

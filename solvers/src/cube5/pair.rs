@@ -18,17 +18,17 @@ pub const IDS: [&str; 2] = ["4x4x4-wings-pair", "5x5x5-tredges-pair"];
 /// Stage 3's centre tables: the projections (one colour of each axis pair
 /// marked) of these catalog tables, with distances under the pairing group
 /// computed at load.
-const CENTRE_IDS: [&str; 2] = ["5x5x5-t-centres-solve", "5x5x5-x-centres-solve"];
+pub(super) const CENTRE_IDS: [&str; 2] = ["5x5x5-t-centres-solve", "5x5x5-x-centres-solve"];
 
 /// One centre orbit under the pairing group: its projection and the
 /// distance of each rank to solved (`u8::MAX`: not in the group's orbit).
-struct Centres {
-    space: FaceletMaskSpace,
+pub(super) struct Centres {
+    pub(super) space: FaceletMaskSpace,
     dist: Vec<u8>,
 }
 
 impl Centres {
-    fn new(id: &str, moves: &[Move]) -> Result<Centres, TableError> {
+    pub(super) fn new(id: &str, moves: &[Move]) -> Result<Centres, TableError> {
         let bad = |msg: String| TableError::Build(id.into(), msg);
         let def = match catalog::find(id).map(|d| d.space) {
             Some(SpaceDef::Facelets { def, .. }) => def,
@@ -59,7 +59,7 @@ impl Centres {
     }
 
     #[inline]
-    fn get(&self, mask: u64) -> u8 {
+    pub(super) fn get(&self, mask: u64) -> u8 {
         self.dist[self.space.rank(mask) as usize]
     }
 }
@@ -90,7 +90,7 @@ pub struct Pair {
 }
 
 /// Marked colours of the centre projections (one of each axis pair).
-const MARKED: [bool; 6] = {
+pub(super) const MARKED: [bool; 6] = {
     let mut m = [false; 6];
     m[Face::U as usize] = true;
     m[Face::R as usize] = true;

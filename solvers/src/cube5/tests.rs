@@ -279,3 +279,49 @@ fn reduce_random_states() {
     cube.apply(&mut s, tablegen::notation::Move::face(Face::F, 1));
     assert!(solver.pair().node(&s).is_err());
 }
+
+/// The last-eight stage on its own group: the group reaches every relative
+/// permutation of the U/D high wings or low wings with the midges (8!) and
+/// the even ones of the high with the low wings (8!/2: every move permutes
+/// the two classes with the same parity); scrambles of its moves from solved
+/// are undone within their length (short ones) or reduced (12 moves).
+#[test]
+fn last_eight_in_its_group() {
+    let cube = CubeN::new(5);
+    let st = Last8::new().unwrap();
+    assert_eq!(st.reached(), [40_320, 40_320, 20_160]);
+    let mut x = 99u64;
+    for k in 0..16usize {
+        let len = if k < 10 { k % 5 } else { 12 };
+        let alg: Vec<_> = (0..len)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                st.moves[(x >> 33) as usize % st.moves.len()]
+            })
+            .collect();
+        let mut s = cube.solved();
+        cube.apply_alg(&mut s, &alg);
+        let n = st.node(&s).unwrap();
+        assert!(st.h(&n) <= len);
+        let roots = [crate::search::Root {
+            node: n,
+            before: 0,
+            lower: st.h(&n),
+        }];
+        let found = crate::search::deepen(&st, &roots, &policy(len), clock());
+        let path = &found.found[0].path;
+        assert!(path.len() <= len, "{k}: {alg:?}");
+        let mut t = s.clone();
+        cube.apply_alg(
+            &mut t,
+            &path.iter().map(|&i| st.moves[i]).collect::<Vec<_>>(),
+        );
+        assert!(reduced(&cube, &t), "{k}");
+    }
+    // A state with an E-slice tredge split is refused.
+    let mut s = cube.solved();
+    cube.apply(&mut s, tablegen::notation::Move::block(Face::U, 2, 2));
+    assert!(st.node(&s).is_err());
+}
