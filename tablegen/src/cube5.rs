@@ -536,35 +536,13 @@ impl MidPairSpace {
     /// Lehmer rank of `sigma` (`0..12!`).
     #[inline]
     pub fn rank(sigma: &[u8; 12]) -> u64 {
-        let mut used = 0u32;
-        let mut r = 0u64;
-        for (i, &v) in sigma.iter().take(11).enumerate() {
-            let smaller_unused = u32::from(v) - (used & ((1u32 << v) - 1)).count_ones();
-            r = r * (12 - i as u64) + u64::from(smaller_unused);
-            used |= 1 << v;
-        }
-        r
+        crate::perm::rank12(sigma)
     }
 
     /// The `sigma` of a rank.
     #[inline]
-    pub fn unrank(mut r: u64) -> [u8; 12] {
-        let mut digits = [0u32; 11];
-        for i in (0..11).rev() {
-            let base = 12 - i as u64;
-            digits[i] = (r % base) as u32;
-            r /= base;
-        }
-        let mut list: u64 = 0xBA98_7654_3210;
-        let mut out = [0u8; 12];
-        for (i, &d) in digits.iter().enumerate() {
-            let sh = 4 * d;
-            out[i] = ((list >> sh) & 0xF) as u8;
-            let low = list & ((1u64 << sh) - 1);
-            list = low | ((list >> (sh + 4)) << sh);
-        }
-        out[11] = (list & 0xF) as u8;
-        out
+    pub fn unrank(r: u64) -> [u8; 12] {
+        crate::perm::unrank12(r)
     }
 }
 
