@@ -31,7 +31,7 @@ mod sides;
 pub use centres::{in_frame, CentreStage, LR_IDS, SOLVE_IDS, UD_IDS};
 pub use last8::Last8;
 pub use pair::Pair;
-pub use sides::{Sides, Split};
+pub use sides::{Parts, Sides, Split, TwoTables};
 
 use crate::moves::axis_rotations;
 use crate::search::{deepen, Clock, Policy, Root, Share};
@@ -241,25 +241,12 @@ pub trait Chained: crate::search::Stage {
     fn root(&self, state: &[u8]) -> Result<(Self::Node, usize), String>;
 }
 
-impl Chained for Sides {
+impl<P: sides::Parts> Chained for sides::TwoTables<P> {
     fn moves(&self) -> &[Move] {
         &self.moves
     }
     fn name(&self) -> &'static str {
-        "sides"
-    }
-    fn root(&self, state: &[u8]) -> Result<(Self::Node, usize), String> {
-        let n = self.node(state)?;
-        Ok((n, self.h(&n)))
-    }
-}
-
-impl Chained for Split {
-    fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-    fn name(&self) -> &'static str {
-        "split"
+        P::NAME
     }
     fn root(&self, state: &[u8]) -> Result<(Self::Node, usize), String> {
         let n = self.node(state)?;
