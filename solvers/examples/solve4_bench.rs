@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 
 mod common;
-use common::peak_mib;
+use common::{peak_mib, summary};
 
 fn main() {
     let mut args = std::env::args()
@@ -97,19 +97,8 @@ fn main() {
             }
         }
     }
-    times.sort_by(f64::total_cmp);
-    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize] * 1e3;
     let n = lens.len() as f64;
-    println!(
-        "4x4x4 n={} avg {:.2} OBTM (min {}, max {}), median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-        lens.len(),
-        lens.iter().sum::<usize>() as f64 / n,
-        lens.iter().min().copied().unwrap_or(0),
-        lens.iter().max().copied().unwrap_or(0),
-        pct(0.5),
-        pct(0.99),
-        pct(1.0),
-    );
+    println!("{}", summary("4x4x4", &lens, &mut times));
     let phases: Vec<String> = phase_sum
         .iter()
         .map(|(p, s)| format!("{p} {:.2}", *s as f64 / n))

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 
 mod common;
-use common::peak_mib;
+use common::{peak_mib, summary};
 
 fn main() {
     let mut args = std::env::args()
@@ -65,19 +65,8 @@ fn main() {
         let (_, h) = solvers::cube5::Chained::root(solver.pair(), &best.state).expect("reduced");
         pair_bound.push(h);
     }
-    times.sort_by(f64::total_cmp);
-    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize] * 1e3;
     let n = lens.len() as f64;
-    println!(
-        "5x5x5 stages 1-3 n={} avg {:.2} OBTM (min {}, max {}), median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-        lens.len(),
-        lens.iter().sum::<usize>() as f64 / n,
-        lens.iter().min().copied().unwrap_or(0),
-        lens.iter().max().copied().unwrap_or(0),
-        pct(0.5),
-        pct(0.99),
-        pct(1.0),
-    );
+    println!("{}", summary("5x5x5 stages 1-3", &lens, &mut times));
     println!(
         "stages: centres-ud {:.2}, sides {:.2}, split {:.2}",
         stage_sum[0] as f64 / n,
