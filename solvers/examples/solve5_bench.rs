@@ -1,17 +1,16 @@
 //! 5x5x5 benchmark on uniformly random states (warm tables, one thread): the
-//! reduction stages built so far (U/D centres, L/R centres with the wing
-//! parity, F/B centres with the midges oriented and the wings split), their
-//! lengths in OBTM (average, min, max, per stage) and time (median, p99);
-//! init time, table bytes, peak memory. Then the pairing stage's bound at the
-//! start of each reduced cube.
+//! whole solve (five reduction stages and the 3x3x3 finish), its length in
+//! OBTM (average, min, max, and per stage: the reduction and the finish
+//! apart) and time (median, p99, max); init time, table bytes, peak memory.
 //!
 //! `cargo run --release -p solvers --example solve5_bench [-- COUNT [BUDGET_MS]]`
 //!
 //! Knobs (environment): BENCH5_C1 / BENCH5_C2 (stage-1 / stage-2 and -3
-//! candidates), BENCH5_L2 (node budget of one length in stages 2 and 3),
-//! BENCH5_FIRST (first seed).
+//! candidates), BENCH5_L2 (node budget of one length in stages 2 to 5),
+//! BENCH5_SETS (sets of four tredges tried per stage-3 end), BENCH5_C4 /
+//! BENCH5_C5 (stage-4 / stage-5 candidates), BENCH5_FIRST (first seed).
 
-use solvers::cube5::{Options, Solver};
+use solvers::cube5::{Options, Solver, STAGES};
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 
@@ -37,6 +36,15 @@ fn main() {
     if let Some(k) = env("BENCH5_L2") {
         opts.stage2_level_nodes = k;
     }
+    if let Some(k) = env("BENCH5_SETS") {
+        opts.pair_sets = k as usize;
+    }
+    if let Some(k) = env("BENCH5_C4") {
+        opts.stage4_candidates = k as usize;
+    }
+    if let Some(k) = env("BENCH5_C5") {
+        opts.stage5_candidates = k as usize;
+    }
     let dir = tablegen::artifact::tables_dir(None);
     let t = Instant::now();
     let solver = Solver::load(&dir, false).expect("5x5x5 tables");
@@ -49,35 +57,47 @@ fn main() {
     let cube = CubeN::new(5);
     let mut times = Vec::new();
     let mut lens = Vec::new();
-    let mut stage_sum = [0usize; 3];
-    let mut pair_bound = Vec::new();
+    let mut reduction = Vec::new();
+    let mut stage_sum = [0usize; 6];
     let first = env("BENCH5_FIRST").unwrap_or(0);
     for seed in first..first + count as u64 {
         let st = tablegen::orbits::random_state(&cube, seed);
         let t = Instant::now();
-        let chains = solver.reduce(&st, opts).expect("reducible");
+        let sol = match solver.solve(&st, opts) {
+            Ok(s) => s,
+            Err(e) => panic!("seed {seed}: {e:?} after {:?}", t.elapsed()),
+        };
         times.push(t.elapsed().as_secs_f64());
-        let best = &chains[0];
-        lens.push(tablegen::notation::obtm(&best.moves));
-        for (acc, n) in stage_sum.iter_mut().zip(best.lens) {
-            *acc += n;
+        let mut s = st.clone();
+        cube.apply_alg(&mut s, &sol.moves);
+        assert!(cube.is_solved(&s), "seed {seed}: not solved");
+        lens.push(tablegen::notation::obtm(&sol.moves));
+        let mut red = 0;
+        for (k, name) in STAGES.iter().enumerate() {
+            let n = sol
+                .phases
+                .iter()
+                .find(|p| p.0 == *name)
+                .map_or(0, |p| p.1);
+            stage_sum[k] += n;
+            if k < 5 {
+                red += n;
+            }
         }
-        let (_, h) = solvers::cube5::Chained::root(solver.pair(), &best.state).expect("reduced");
-        pair_bound.push(h);
+        reduction.push(red);
     }
     let n = lens.len() as f64;
-    println!("{}", summary("5x5x5 stages 1-3", &lens, &mut times));
+    println!("{}", summary("5x5x5", &lens, &mut times));
     println!(
-        "stages: centres-ud {:.2}, sides {:.2}, split {:.2}",
-        stage_sum[0] as f64 / n,
-        stage_sum[1] as f64 / n,
-        stage_sum[2] as f64 / n
-    );
-    println!(
-        "pairing stage bound at the reduced cube: avg {:.2} (min {}, max {})",
-        pair_bound.iter().sum::<usize>() as f64 / n,
-        pair_bound.iter().min().copied().unwrap_or(0),
-        pair_bound.iter().max().copied().unwrap_or(0)
+        "reduction {:.2} + 3x3x3 {:.2} (before merging); stages: {}",
+        reduction.iter().sum::<usize>() as f64 / n,
+        stage_sum[5] as f64 / n,
+        STAGES
+            .iter()
+            .zip(stage_sum)
+            .map(|(k, v)| format!("{k} {:.2}", v as f64 / n))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     if let Some(m) = peak_mib() {
         println!("peak memory {m:.0} MiB");

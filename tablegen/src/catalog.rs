@@ -239,6 +239,17 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
             cube5::Reduction5::FbEo => dense(&cube5::FbEoSpace::new(moves)?, progress),
             cube5::Reduction5::WingsSplit => dense(&cube5::WingsSplitSpace::new(moves)?, progress),
             cube5::Reduction5::MidPair => dense(&cube5::MidPairSpace::new(moves)?, progress),
+            cube5::Reduction5::ESlice(high) => {
+                dense(&crate::pair5::ESliceSpace::new(high, moves)?, progress)
+            }
+            cube5::Reduction5::Sides => dense(
+                &crate::pair5::SidesSpace::new(moves, &crate::pair5::last8_moves())?,
+                progress,
+            ),
+            cube5::Reduction5::ETriple => {
+                dense(&crate::pair5::ETripleSpace::new(moves)?, progress)
+            }
+            cube5::Reduction5::Last8 => dense(&crate::pair5::Last8Space::new(moves)?, progress),
         },
         SpaceDef::Facelets { def: p, moves } => {
             let space = projection::build(p, moves)?;
@@ -724,6 +735,71 @@ pub fn catalog() -> Vec<TableDef> {
             expected_states: 479_001_600,
             expected_histogram: None,
             source: "12! (relative permutations of both parities)",
+        },
+        TableDef {
+            id: "5x5x5-e-slice-high",
+            puzzle: "5x5x5",
+            summary: "5x5x5 four tredges' midges and high wings paired in the E slice, in <U,D,R,L,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::ESlice(true),
+                moves: cube4::pairing_moves(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: crate::pair5::E_SLICE_STATES,
+            expected_histogram: None,
+            source: "C(12,4) x 12*11*10*9",
+        },
+        TableDef {
+            id: "5x5x5-e-slice-low",
+            puzzle: "5x5x5",
+            summary: "5x5x5 four tredges' midges and low wings paired in the E slice, in <U,D,R,L,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::ESlice(false),
+                moves: cube4::pairing_moves(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: crate::pair5::E_SLICE_STATES,
+            expected_histogram: None,
+            source: "C(12,4) x 12*11*10*9",
+        },
+        TableDef {
+            id: "5x5x5-side-centres",
+            puzzle: "5x5x5",
+            summary: "5x5x5 R/L/F/B T- and X-centres together, from the pairing group to the arrangements of <U,D,R2,L2,F2,B2,Rw2,Lw2,Fw2,Bw2>",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::Sides,
+                moves: cube4::pairing_moves(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: crate::pair5::SIDE_STATES,
+            expected_histogram: None,
+            source: "70^2 R/L x 432 F/B arrangements",
+        },
+        TableDef {
+            id: "5x5x5-e-slice-three",
+            puzzle: "5x5x5",
+            summary: "5x5x5 three tredges (midges, high and low wings) paired in the E slice, in <U,D,R,L,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2> (distance mod 3)",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::ETriple,
+                moves: cube4::pairing_moves(),
+            },
+            encoding: Encoding::Trit,
+            expected_states: crate::pair5::E_TRIPLE_STATES,
+            expected_histogram: None,
+            source: "C(12,3) x (12*11*10)^2",
+        },
+        TableDef {
+            id: "5x5x5-last8-edges",
+            puzzle: "5x5x5",
+            summary: "5x5x5 U/D-layer high and low wings with their midges in <U,D,R2,L2,F2,B2,Rw2,Lw2,Fw2,Bw2>, up to 8 symmetries (distance mod 3)",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::Last8,
+                moves: crate::pair5::last8_moves(),
+            },
+            encoding: Encoding::Trit,
+            expected_states: crate::pair5::LAST8_STATES,
+            expected_histogram: None,
+            source: "8! x 8!/2 up to 8 symmetries (Burnside)",
         },
         TableDef {
             id: "5x5x5-ud-stage-d5",

@@ -165,6 +165,18 @@ pub enum Reduction5 {
     WingsSplit,
     /// The high wings relative to the midges: goal, each with its own.
     MidPair,
+    /// Four tredges' midges and wings of one class (high if `true`), in the
+    /// pairing group: goal, paired in the E slice ([`crate::pair5::ESliceSpace`]).
+    ESlice(bool),
+    /// Three tredges' midges with both their wings, in the pairing group:
+    /// goal, paired in the E slice ([`crate::pair5::ETripleSpace`]).
+    ETriple,
+    /// The side centres, T and X together, in the pairing group: goal, the
+    /// last group's arrangements ([`crate::pair5::SidesSpace`]).
+    Sides,
+    /// The U/D-layer high and low wings relative to their midges, up to
+    /// symmetry ([`crate::pair5::Last8Space`]): goal, paired.
+    Last8,
 }
 
 /// C(24, 12): sets of 12 wing slots.
@@ -184,6 +196,10 @@ impl Reduction5 {
             Reduction5::FbEo => "5x5x5 t- and x-centres F,B as F or B with midge orientation (Kociemba) rank=(colex(t,8c4)*70+colex(x,8c4))*2048+flips of slots 0..11 in dedge order goal=pairing-group orbit of solved".into(),
             Reduction5::WingsSplit => "5x5x5-wings slots holding high wings rank=colex(24c12) goal=the high slots".into(),
             Reduction5::MidPair => "5x5x5-tredges high wing slot -> midge slot of the same tredge rank=lehmer12 goal=identity".into(),
+            Reduction5::ESlice(high) => format!("5x5x5-tredges four midges (slot order) with their {} wings rank=colex(12c4)*11880+placement goal=paired in the E slice", if high { "high" } else { "low" }),
+            Reduction5::Sides => "5x5x5 t- and x-centres R,L (R marked) and F,B (F marked) in the pairing group rank=(colex(t R/L)*70+colex(x R/L))*432+index of the F/B pattern goal=orbit of solved under U D R2 L2 F2 B2 Rw2 Lw2 Fw2 Bw2".into(),
+            Reduction5::ETriple => "5x5x5-tredges three midges (slot order) with their high and low wings rank=(colex(12c3)*1320+high placement)*1320+low placement goal=paired in the E slice".into(),
+            Reduction5::Last8 => "5x5x5-tredges U/D-layer high and low wings -> midge slot, equal parity, up to the slot symmetries of the moves rank=offset(class(high))+index of least low goal=identity".into(),
         }
     }
 
@@ -194,6 +210,10 @@ impl Reduction5 {
             Reduction5::FbEo => FB_EO,
             Reduction5::WingsSplit => SPLIT_SETS,
             Reduction5::MidPair => factorial(12),
+            Reduction5::ESlice(_) => crate::pair5::E_SLICE_STATES,
+            Reduction5::ETriple => crate::pair5::E_TRIPLE_STATES,
+            Reduction5::Sides => crate::pair5::SIDE_STATES,
+            Reduction5::Last8 => crate::pair5::LAST8_STATES,
         }
     }
 }

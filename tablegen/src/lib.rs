@@ -24,6 +24,7 @@ pub mod domino;
 pub mod kociemba;
 pub mod notation;
 pub mod orbits;
+pub mod pair5;
 pub mod perm;
 pub mod progress;
 pub mod projection;

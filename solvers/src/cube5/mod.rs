@@ -11,17 +11,14 @@
 //! | `centres-ud` ([`CentreStage::ud`]) | the T- and X-centres of one colour pair on their axis (each of the three pairs, the cube turned so that it is U-D: [`in_frame`]) | the 36 outer block turns | max of `5x5x5-ud-t-stage` and `5x5x5-ud-x-stage` (exact for each orbit alone); where both are at most 5, `5x5x5-ud-stage-d5` (both orbits) |
 //! | `sides` ([`Sides`]) | also the L/R T- and X-centres on L and R, an even wing permutation | 28: no `Rw Lw Fw Bw` quarter turns | max of `5x5x5-lr-t-stage` and `5x5x5-lr-x-parity` |
 //! | `split` ([`Split`]) | the F/B centres arranged as the pairing group reaches them, every midge oriented, every high wing in a high slot | 24: the outer turns and the six wide half turns | max of `5x5x5-fb-centres-eo` and `5x5x5-wings-split` |
-//! | `pair` ([`Pair`]) | every centre solved, every tredge paired | 20: `U D R L` turns, `F2 B2`, the six wide half turns | max of the T- and X-centre distances in the group and the exact pairing distances of `4x4x4-wings-pair` (high with low wings) and `5x5x5-tredges-pair` (high wings with midges) |
-//! | `last8` ([`Last8`]) | with the E-slice tredges paired: the U/D-layer tredges paired, every centre solved | 14: `U D` turns, `R2 L2 F2 B2`, `Rw2 Lw2 Fw2 Bw2` | max of the T- and X-centre distances in the group and three exact 8! relative-permutation distances (computed at load) |
+//! | `pair-e` ([`EPair`]) | four tredges (the search's choice) paired in the E slice, every centre where the last group solves it | 20: `U D R L` turns, `F2 B2`, the six wide half turns | max of the T- and X-centre distances to the last group's orbit and `5x5x5-e-slice-high`, `5x5x5-e-slice-low` (exact for the four midges with their high, or low, wings) |
+//! | `last8` ([`Last8`]) | the U/D-layer tredges paired, every centre solved | 14: `U D` turns, `R2 L2 F2 B2`, `Rw2 Lw2 Fw2 Bw2` | max of the T- and X-centre distances in the group and `5x5x5-last8-edges` (exact for the eight tredges) |
+//! | `3x3x3` | solved | the 18 outer turns | the two-phase solver ([`crate::cube3`]) on the reduced cube's 3x3x3 |
 //!
-//! [`Solver::reduce`] chains the first three: each starts from many of the
-//! last one's solutions at once (each a root of the engine with the moves it
-//! already took), so the chain found first is the shortest in total over
-//! them; it ends in the pairing group's orbit of solved. The `pair` stage is
-//! correct but its bound is far below the truth on random states, and
-//! `last8`, the planned end of a pairing in two stages, is correct and often
-//! but not always fast (see `docs/5x5x5.md`): `cubesolve` has no 5x5x5
-//! solver until the pairing has stages whose bounds hold.
+//! Each stage starts from many of the last one's solutions at once (each a
+//! root of the engine with the moves it already took), so the chain found
+//! first is the shortest in total over them; [`Solver::reduce`] runs the
+//! first three, [`Solver::solve`] all six.
 
 mod centres;
 mod last8;
@@ -30,10 +27,11 @@ mod sides;
 
 pub use centres::{in_frame, CentreStage, LR_IDS, SOLVE_IDS, UD_IDS};
 pub use last8::Last8;
-pub use pair::Pair;
+pub use pair::EPair;
 pub use sides::{Parts, Sides, Split, TwoTables};
 
-use crate::moves::axis_rotations;
+use crate::cube3::Solver as Solver3;
+use crate::moves::{axis_rotations, simplify};
 use crate::search::{deepen, Clock, Policy, Root, Share};
 use crate::tables::TableError;
 use crate::SolveError;
@@ -58,6 +56,15 @@ pub struct Options {
     pub stage2_candidates: usize,
     /// Node budget of one stage-2 or stage-3 length before the next is tried.
     pub stage2_level_nodes: u64,
+    /// Sets of four tredges (best bound first) tried from each stage-3 end.
+    pub pair_sets: usize,
+    /// Stage-4 solutions handed to stage 5.
+    pub stage4_candidates: usize,
+    /// Stage-5 solutions, each finished by the 3x3x3 solver; the shortest
+    /// whole is kept.
+    pub stage5_candidates: usize,
+    /// Least time each 3x3x3 finish gets.
+    pub finish_min: Duration,
 }
 
 impl Default for Options {
@@ -68,6 +75,10 @@ impl Default for Options {
             stage1_candidates: 200,
             stage2_candidates: 50,
             stage2_level_nodes: 2_000_000,
+            pair_sets: 8,
+            stage4_candidates: 50,
+            stage5_candidates: 8,
+            finish_min: Duration::from_millis(5),
         }
     }
 }
@@ -78,8 +89,22 @@ pub struct Solver {
     ud: CentreStage,
     sides: Sides,
     split: Split,
-    pair: Pair,
+    epair: EPair,
+    last8: Last8,
+    solver3: Solver3,
 }
+
+/// A 5x5x5 solution: outer block turns, with the moves of each stage.
+#[derive(Clone, Debug)]
+pub struct Solution5 {
+    /// The moves, in order.
+    pub moves: Vec<Move>,
+    /// `(stage, moves)`, in order.
+    pub phases: Vec<(&'static str, usize)>,
+}
+
+/// The stages' names, in order.
+pub const STAGES: [&str; 6] = ["centres-ud", "sides", "split", "pair-e", "last8", "3x3x3"];
 
 /// A chain of stages so far: its frame (an index into
 /// [`axis_rotations`]), its moves in that frame, the length of each stage,
@@ -100,7 +125,9 @@ impl Solver {
             ud: CentreStage::ud(dir, quiet)?,
             sides: Sides::load(dir, quiet)?,
             split: Split::load(dir, quiet)?,
-            pair: Pair::load(dir, quiet)?,
+            epair: EPair::load(dir, quiet)?,
+            last8: Last8::load(dir, quiet)?,
+            solver3: Solver3::load(dir, quiet)?,
         })
     }
 
@@ -109,7 +136,9 @@ impl Solver {
         self.ud.table_bytes()
             + self.sides.table_bytes()
             + self.split.table_bytes()
-            + self.pair.table_bytes()
+            + self.epair.table_bytes()
+            + self.last8.table_bytes()
+            + self.solver3.table_bytes()
     }
 
     /// Stage 1 on all three axes: up to `want` chains, shortest first.
@@ -145,15 +174,31 @@ impl Solver {
     ) -> Result<Vec<Chain>, SolveError> {
         let (moves, name) = (stage.moves(), stage.name());
         let mut roots = Vec::new();
-        for c in chains {
-            let (node, bound) = stage.root(&c.state).map_err(SolveError::Internal)?;
-            roots.push(Root {
-                node,
-                before: c.moves.len(),
-                lower: c.moves.len() + bound,
-            });
+        let mut owner = Vec::new();
+        for (k, c) in chains.iter().enumerate() {
+            for (node, bound) in stage.roots(&c.state).map_err(SolveError::Internal)? {
+                roots.push(Root {
+                    node,
+                    before: c.moves.len(),
+                    lower: c.moves.len() + bound,
+                });
+                owner.push(k);
+            }
         }
+        let t0 = Instant::now();
         let found = deepen(stage, &roots, policy, clock);
+        if std::env::var("CUBE5_DEBUG").is_ok() {
+            let mut lows: Vec<usize> = roots.iter().map(|r| r.lower - r.before).collect();
+            lows.sort_unstable();
+            eprintln!(
+                "{name}: {} roots, bounds {:?}.., found {} in {:?}, lens {:?}",
+                roots.len(),
+                &lows[..lows.len().min(8)],
+                found.found.len(),
+                t0.elapsed(),
+                found.found.iter().map(|f| roots[f.root].before + f.path.len()).take(8).collect::<Vec<_>>()
+            );
+        }
         if found.found.is_empty() {
             return Err(if found.expired {
                 SolveError::OutOfTime(name.into())
@@ -164,7 +209,7 @@ impl Solver {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         for f in found.found {
-            let c = &chains[f.root];
+            let c = &chains[owner[f.root]];
             let m: Vec<Move> = f.path.iter().map(|&i| moves[i]).collect();
             let mut s = c.state.clone();
             self.cube.apply_alg(&mut s, &m);
@@ -185,23 +230,20 @@ impl Solver {
         Ok(out)
     }
 
-    /// Stages 1 to 3 of a 5x5x5 facelet state (150 facelets, colours as
-    /// [`CubeN::solved`]): the shortest chains found, at most
-    /// `opts.stage2_candidates`, each ending in the pairing group's orbit of
-    /// solved.
-    pub fn reduce(&self, state: &[u8], opts: Options) -> Result<Vec<Reduced>, SolveError> {
-        validate(&self.cube, state).map_err(SolveError::Input)?;
-        let start = Instant::now();
-        let clock = Clock {
-            soft: start + opts.time_budget,
-            hard: start + opts.hard_limit.max(opts.time_budget),
-        };
+    /// Stages 1 to 3 of a checked state: chains in their frames.
+    fn chains3(&self, state: &[u8], opts: &Options, clock: Clock) -> Result<Vec<Chain>, SolveError> {
         let chains = self.stage1(state, opts.stage1_candidates, clock);
         if chains.is_empty() {
             return Err(SolveError::OutOfTime("centres-ud".into()));
         }
-        let policy = Policy {
-            want: opts.stage2_candidates,
+        let policy = self.policy(opts.stage2_candidates, opts);
+        let chains = self.next_stage(&self.sides, &chains, &policy, clock)?;
+        self.next_stage(&self.split, &chains, &policy, clock)
+    }
+
+    fn policy(&self, want: usize, opts: &Options) -> Policy {
+        Policy {
+            want,
             level_nodes: opts.stage2_level_nodes,
             growth: 4,
             unlimited_after: 6,
@@ -209,11 +251,30 @@ impl Solver {
             enough_nodes: u64::MAX,
             more_nodes: u64::MAX,
             max_nodes: u64::MAX,
-            max_total: 80,
-        };
-        let chains = self.next_stage(&self.sides, &chains, &policy, clock)?;
-        let chains = self.next_stage(&self.split, &chains, &policy, clock)?;
-        Ok(chains
+            max_total: 120,
+        }
+    }
+
+    fn clock(opts: &Options) -> (Instant, Clock) {
+        let start = Instant::now();
+        (
+            start,
+            Clock {
+                soft: start + opts.time_budget,
+                hard: start + opts.hard_limit.max(opts.time_budget),
+            },
+        )
+    }
+
+    /// Stages 1 to 3 of a 5x5x5 facelet state (150 facelets, colours as
+    /// [`CubeN::solved`]): the shortest chains found, at most
+    /// `opts.stage2_candidates`, each ending in the pairing group's orbit of
+    /// solved.
+    pub fn reduce(&self, state: &[u8], opts: Options) -> Result<Vec<Reduced>, SolveError> {
+        validate(&self.cube, state).map_err(SolveError::Input)?;
+        let (_, clock) = Self::clock(&opts);
+        Ok(self
+            .chains3(state, &opts, clock)?
             .into_iter()
             .map(|c| Reduced {
                 moves: tablegen::cube::unrotate(&c.moves, &axis_rotations()[c.axis]),
@@ -224,21 +285,108 @@ impl Solver {
             .collect())
     }
 
-    /// The pairing stage.
-    pub fn pair(&self) -> &Pair {
-        &self.pair
+    /// Solves a 5x5x5 facelet state (150 facelets, colours as
+    /// [`CubeN::solved`]): the five reduction stages, then the 3x3x3 finish
+    /// of each stage-5 solution; the shortest whole wins. The cube ends
+    /// solved with each face the colour of its fixed centre.
+    pub fn solve(&self, state: &[u8], opts: Options) -> Result<Solution5, SolveError> {
+        validate(&self.cube, state).map_err(SolveError::Input)?;
+        let (start, clock) = Self::clock(&opts);
+        let chains = self.chains3(state, &opts, clock)?;
+        let pair = self.next_stage(
+            &Roots(&self.epair, opts.pair_sets),
+            &chains,
+            &self.policy(opts.stage4_candidates, &opts),
+            clock,
+        )?;
+        let last = self.next_stage(
+            &self.last8,
+            &pair,
+            &self.policy(opts.stage5_candidates, &opts),
+            clock,
+        )?;
+        let mut best: Option<Solution5> = None;
+        let count = last.len();
+        for (i, c) in last.iter().enumerate() {
+            if best.is_some() && start.elapsed() >= opts.time_budget {
+                break;
+            }
+            // The reduced cube as a 3x3x3: its fixed centres are home (the
+            // frame renamed the colours so), so no turn is needed.
+            let s3 = tablegen::validate::skeleton3(&self.cube, &c.state);
+            let cc = tablegen::cube3::CubieCube::from_facelets(&s3)
+                .map_err(|e| SolveError::Internal(format!("reduced cube: {e}")))?;
+            let before = c.moves.len();
+            let target = match &best {
+                Some(b) => b.moves.len().saturating_sub(before + 1),
+                None => 21,
+            };
+            if best.is_some() && self.solver3.lower_bound(&cc) > target {
+                continue;
+            }
+            let share = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
+            let budget = share.max(opts.finish_min);
+            let found = if best.is_none() {
+                self.solver3.solve(
+                    &cc,
+                    crate::cube3::Options {
+                        max_length: 0,
+                        time_budget: budget,
+                        strict: false,
+                    },
+                )
+            } else {
+                self.solver3.solve_below(&cc, target + 1, budget)
+            };
+            if found.is_empty() && cc != tablegen::cube3::CubieCube::SOLVED {
+                continue;
+            }
+            let m3: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
+            let mut all = c.moves.clone();
+            all.extend(&m3);
+            let found_len = all.len();
+            let all = simplify(&tablegen::cube::unrotate(&all, &axis_rotations()[c.axis]));
+            if best.as_ref().is_none_or(|b| all.len() < b.moves.len()) {
+                let mut phases: Vec<(&'static str, usize)> =
+                    STAGES.iter().copied().zip(c.lens.iter().copied()).collect();
+                phases.push(("3x3x3", m3.len()));
+                if found_len > all.len() {
+                    phases.push(("merged", found_len - all.len()));
+                }
+                best = Some(Solution5 { moves: all, phases });
+            }
+        }
+        let sol = best.ok_or_else(|| SolveError::Internal("no 3x3x3 finish".into()))?;
+        let mut s = state.to_vec();
+        self.cube.apply_alg(&mut s, &sol.moves);
+        if !self.cube.is_solved(&s) {
+            return Err(SolveError::Internal(
+                "the solution does not solve the cube".into(),
+            ));
+        }
+        Ok(sol)
+    }
+
+    /// Stage 4.
+    pub fn epair(&self) -> &EPair {
+        &self.epair
+    }
+
+    /// Stage 5.
+    pub fn last8(&self) -> &Last8 {
+        &self.last8
     }
 }
 
-/// A stage as a link of the chain: its moves, its name, and the root node
-/// of a state with its bound.
+/// A stage as a link of the chain: its moves, its name, and the root nodes
+/// of a state with their bounds.
 pub trait Chained: crate::search::Stage {
     /// The stage's moves.
     fn moves(&self) -> &[Move];
     /// The stage's name in solutions and errors.
     fn name(&self) -> &'static str;
-    /// The node of a state and its bound.
-    fn root(&self, state: &[u8]) -> Result<(Self::Node, usize), String>;
+    /// The nodes of a state and their bounds (one for most stages).
+    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String>;
 }
 
 impl<P: sides::Parts> Chained for sides::TwoTables<P> {
@@ -248,22 +396,61 @@ impl<P: sides::Parts> Chained for sides::TwoTables<P> {
     fn name(&self) -> &'static str {
         P::NAME
     }
-    fn root(&self, state: &[u8]) -> Result<(Self::Node, usize), String> {
+    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String> {
         let n = self.node(state)?;
-        Ok((n, self.h(&n)))
+        Ok(vec![(n, self.h(&n))])
     }
 }
 
-impl Chained for Pair {
+/// Stage 4 with the number of tredge sets it tries from each state.
+pub struct Roots<'a>(pub &'a EPair, pub usize);
+
+impl crate::search::Stage for Roots<'_> {
+    type Node = <EPair as crate::search::Stage>::Node;
+    fn prune(&self, n: &Self::Node, left: usize) -> bool {
+        self.0.prune(n, left)
+    }
+    fn goal(&self, n: &Self::Node, left: usize) -> Option<u8> {
+        self.0.goal(n, left)
+    }
+    fn expand(
+        &self,
+        n: &Self::Node,
+        prev: Option<usize>,
+        left: usize,
+        kids: &mut Vec<(usize, Self::Node)>,
+    ) -> u64 {
+        self.0.expand(n, prev, left, kids)
+    }
+}
+
+impl Chained for Roots<'_> {
+    fn moves(&self) -> &[Move] {
+        &self.0.moves
+    }
+    fn name(&self) -> &'static str {
+        "pair-e"
+    }
+    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String> {
+        Ok(self
+            .0
+            .roots(state, self.1)?
+            .into_iter()
+            .map(|n| (n, self.0.h(&n)))
+            .collect())
+    }
+}
+
+impl Chained for Last8 {
     fn moves(&self) -> &[Move] {
         &self.moves
     }
     fn name(&self) -> &'static str {
-        "pair"
+        "last8"
     }
-    fn root(&self, state: &[u8]) -> Result<(Self::Node, usize), String> {
+    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String> {
         let n = self.node(state)?;
-        Ok((n, self.h(&n)))
+        Ok(vec![(n, self.h(&n))])
     }
 }
 

@@ -1,34 +1,51 @@
-//! Stage 3 of the 5x5x5 reduction: in the pairing group
-//! `<U, D, R, L, F2, B2, Uw2, Dw2, Rw2, Lw2, Fw2, Bw2>`, every T- and X-centre
-//! solved and every tredge paired (its two wings with its midge).
+//! Stage 4 of the 5x5x5 reduction: in the pairing group
+//! `<U, D, R, L, F2, B2, Uw2, Dw2, Rw2, Lw2, Fw2, Bw2>`, four tredges paired in
+//! the E slice and every T- and X-centre where
+//! `<U, D, R2, L2, F2, B2, Rw2, Lw2, Fw2, Bw2>` (the last stage's group) can
+//! solve it. Which four tredges is the solver's choice: every set of four
+//! is a root of the search, the best few by bound kept.
 
 use crate::search::{allowed, next_distance, Stage};
-use crate::tables::{TableError, Trits};
+use crate::tables::{nibble, Nibbles, TableError, Trits};
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
-use tablegen::cube4::{pairing_moves, PairAllSpace};
-use tablegen::cube5::{self, MidPairSpace, Tredges};
+use tablegen::cube4::pairing_moves;
+use tablegen::cube5::{self, Tredges};
 use tablegen::notation::{Face, Move};
+use tablegen::pair5::{last8_moves, ESliceSpace, ETripleSpace, SidesSpace};
 use tablegen::projection::{self, FaceletMaskSpace};
 
-/// Stage 3's tables: the high wings with the low ones (the 4x4x4's table on
-/// the 5x5x5's wings) and with the midges.
-pub const IDS: [&str; 2] = ["4x4x4-wings-pair", "5x5x5-tredges-pair"];
+/// Stage 4's tables: four midges with their high wings, and with their low
+/// wings, paired in the E slice; three tredges (midges and both wings)
+/// paired there; the side centres.
+pub const IDS: [&str; 4] = [
+    "5x5x5-e-slice-high",
+    "5x5x5-e-slice-low",
+    "5x5x5-e-slice-three",
+    "5x5x5-side-centres",
+];
 
-/// Stage 3's centre tables: the projections (one colour of each axis pair
-/// marked) of these catalog tables, with distances under the pairing group
+/// The centre tables: the projections (one colour of each axis pair
+/// marked) of these catalog tables, with distances under a stage's group
 /// computed at load.
 pub(super) const CENTRE_IDS: [&str; 2] = ["5x5x5-t-centres-solve", "5x5x5-x-centres-solve"];
 
-/// One centre orbit under the pairing group: its projection and the
-/// distance of each rank to solved (`u8::MAX`: not in the group's orbit).
+/// One centre orbit under a stage's group: its projection and the
+/// distance of each rank to the goals (`u8::MAX`: not in the group's orbit).
 pub(super) struct Centres {
     pub(super) space: FaceletMaskSpace,
     dist: Vec<u8>,
 }
 
 impl Centres {
+    /// Distances under `moves` to solved.
     pub(super) fn new(id: &str, moves: &[Move]) -> Result<Centres, TableError> {
+        Centres::to_orbit(id, moves, &[])
+    }
+
+    /// Distances under `moves` to the orbit of solved under `sub` (solved
+    /// alone if `sub` is empty).
+    pub(super) fn to_orbit(id: &str, moves: &[Move], sub: &[Move]) -> Result<Centres, TableError> {
         let bad = |msg: String| TableError::Build(id.into(), msg);
         let def = match catalog::find(id).map(|d| d.space) {
             Some(SpaceDef::Facelets { def, .. }) => def,
@@ -39,6 +56,21 @@ impl Centres {
         let goal = space.goal_mask();
         dist[space.rank(goal) as usize] = 0;
         let mut layer = vec![goal];
+        if !sub.is_empty() {
+            let inner = projection::build(&def, sub).map_err(bad)?;
+            let mut i = 0;
+            while i < layer.len() {
+                for k in 0..sub.len() {
+                    let c = inner.apply(layer[i], k);
+                    let r = space.rank(c) as usize;
+                    if dist[r] == u8::MAX {
+                        dist[r] = 0;
+                        layer.push(c);
+                    }
+                }
+                i += 1;
+            }
+        }
         let mut d = 0;
         while !layer.is_empty() {
             d += 1;
@@ -62,31 +94,42 @@ impl Centres {
     pub(super) fn get(&self, mask: u64) -> u8 {
         self.dist[self.space.rank(mask) as usize]
     }
+
+    /// How many ranks the group reaches.
+    pub(super) fn reached(&self) -> usize {
+        self.dist.iter().filter(|&&d| d != u8::MAX).count()
+    }
 }
 
-/// A stage-3 node: the two centre masks, the two relative permutations of
-/// the wings and their exact pairing distances.
+
+/// A stage-4 node: the side centres; the four tracked tredges' midge
+/// slots and their high and low wings' slots (within the class), tredge by
+/// tredge; the bound.
 #[derive(Clone, Copy, Debug)]
-pub struct N3 {
-    centres: [u64; 2],
-    hl: [u8; 12],
-    hm: [u8; 12],
-    d: [u8; 2],
+pub struct NE {
+    sides: u32,
+    mids: [u8; 4],
+    wings: [[u8; 4]; 2],
+    /// Exact distance of each three (the four less one) in
+    /// `5x5x5-e-slice-three`.
+    d3: [u8; 4],
     h: u8,
 }
 
-/// Stage 3 on the engine. Bound: the largest of the T- and X-centre
-/// distances under the group and the exact pairing distances of the high
-/// wings with the low wings and with the midges (each followed move by move
-/// in its mod-3 table).
-pub struct Pair {
+/// Stage 4 on the engine (see the module documentation). Bound: the largest
+/// of the side centres' distance (`5x5x5-side-centres`: the U/D centres are
+/// free in the last group), the two E-slice tables and the exact distances
+/// of the four threes of tredges.
+pub struct EPair {
     /// The 20 moves of the pairing group.
     pub moves: Vec<Move>,
     tredges: Tredges,
-    centres: [Centres; 2],
-    hl: PairAllSpace,
-    hm: MidPairSpace,
-    tabs: [Trits; 2],
+    sides: SidesSpace,
+    sides_tab: Nibbles,
+    spaces: [ESliceSpace; 2],
+    tabs: [Nibbles; 2],
+    three: ETripleSpace,
+    three_tab: Trits,
 }
 
 /// Marked colours of the centre projections (one of each axis pair).
@@ -98,33 +141,36 @@ pub(super) const MARKED: [bool; 6] = {
     m
 };
 
-impl Pair {
+/// Sets of four of twelve, as bit masks.
+fn fours() -> Vec<u16> {
+    (0u16..1 << 12).filter(|m| m.count_ones() == 4).collect()
+}
+
+impl EPair {
     /// Loads (or builds) the stage's tables.
-    pub fn load(dir: &Path, quiet: bool) -> Result<Pair, TableError> {
+    pub fn load(dir: &Path, quiet: bool) -> Result<EPair, TableError> {
         let bad = |id: &str, msg: String| TableError::Build(id.into(), msg);
         let moves = pairing_moves();
         for id in IDS {
-            let m = match catalog::find(id).map(|d| d.space) {
-                Some(SpaceDef::Reduction4 { moves, .. } | SpaceDef::Reduction5 { moves, .. }) => {
-                    moves
-                }
-                _ => return Err(bad(id, "not a reduction table".into())),
-            };
-            if m != moves {
-                return Err(bad(id, "move set differs from stage 3's".into()));
+            match catalog::find(id).map(|d| d.space) {
+                Some(SpaceDef::Reduction5 { moves: m, .. }) if m == moves => {}
+                _ => return Err(bad(id, "not an E-slice table of the pairing group".into())),
             }
         }
-        Ok(Pair {
-            centres: [
-                Centres::new(CENTRE_IDS[0], &moves)?,
-                Centres::new(CENTRE_IDS[1], &moves)?,
+        let last = last8_moves();
+        Ok(EPair {
+            sides: SidesSpace::new(&moves, &last).map_err(|e| bad(IDS[3], e))?,
+            sides_tab: Nibbles::load(IDS[3], dir, quiet)?,
+            spaces: [
+                ESliceSpace::new(true, &moves).map_err(|e| bad(IDS[0], e))?,
+                ESliceSpace::new(false, &moves).map_err(|e| bad(IDS[1], e))?,
             ],
-            hl: PairAllSpace::new(&moves).map_err(|e| bad(IDS[0], e))?,
-            hm: MidPairSpace::new(&moves).map_err(|e| bad(IDS[1], e))?,
             tabs: [
-                Trits::load_trits(IDS[0], dir, quiet)?,
-                Trits::load_trits(IDS[1], dir, quiet)?,
+                Nibbles::load(IDS[0], dir, quiet)?,
+                Nibbles::load(IDS[1], dir, quiet)?,
             ],
+            three: ETripleSpace::new(&moves).map_err(|e| bad(IDS[2], e))?,
+            three_tab: Trits::load_trits(IDS[2], dir, quiet)?,
             tredges: Tredges::new(),
             moves,
         })
@@ -132,153 +178,193 @@ impl Pair {
 
     /// Bytes of the stage's tables.
     pub fn table_bytes(&self) -> u64 {
-        self.tabs.iter().map(|t| t.bytes().len() as u64).sum()
+        self.tabs.iter().map(|t| t.bytes().len() as u64).sum::<u64>()
+            + self.three_tab.bytes().len() as u64
+            + self.sides_tab.bytes().len() as u64
     }
 
-    /// Exact distance of a relative permutation: a walk downhill in its table.
-    fn distance(
-        &self,
-        k: usize,
-        sigma: [u8; 12],
-        rank: impl Fn(&[u8; 12]) -> u64,
-        apply: impl Fn(&[u8; 12], usize) -> [u8; 12],
-    ) -> Result<u8, String> {
-        let t = self.tabs[k].bytes();
+    #[inline]
+    fn sides_distance(&self, s: u32) -> u8 {
+        match self.sides.rank(s) {
+            u64::MAX => u8::MAX,
+            r => nibble(self.sides_tab.bytes(), r as usize) as u8,
+        }
+    }
+
+    /// Rank in `5x5x5-e-slice-three` of the four less the `skip`-th.
+    #[inline]
+    fn three_rank(mids: &[u8; 4], wings: &[[u8; 4]; 2], skip: usize) -> u64 {
+        let pick = |a: &[u8; 4]| {
+            let mut o = [0u8; 3];
+            let mut k = 0;
+            for (i, &x) in a.iter().enumerate() {
+                if i != skip {
+                    o[k] = x;
+                    k += 1;
+                }
+            }
+            o
+        };
+        ETripleSpace::index(pick(mids), pick(&wings[0]), pick(&wings[1]))
+    }
+
+    /// Exact distance of a three: a walk downhill in its mod-3 table.
+    fn three_distance(&self, rank: u64) -> Result<u8, String> {
+        let t = self.three_tab.bytes();
+        let goals = self.three.goal_ranks();
         let path = crate::walk_downhill_mod3(
-            sigma,
+            ETripleSpace::unrank(rank),
             self.moves.len(),
-            40,
-            |s| rank(s) == 0,
-            |s| tablefmt::trit(t, rank(s) as usize),
-            apply,
+            30,
+            |s| goals.contains(&ETripleSpace::rank(s)),
+            |s| tablefmt::trit(t, ETripleSpace::rank(s) as usize),
+            |s, i| ETripleSpace::unrank(self.three.apply(s, i)),
         )
-        .map_err(|e| format!("{}: {e}", IDS[k]))?;
+        .map_err(|e| format!("{}: {e}", IDS[2]))?;
         Ok(path.len() as u8)
     }
 
-    /// The node of a 5x5x5 state that stage 2 left (fixed centres home), or
-    /// an error naming what stage 2 did not do.
-    pub fn node(&self, state: &[u8]) -> Result<N3, String> {
+    /// The nodes of a 5x5x5 state that stage 3 left (fixed centres home),
+    /// one per set of four tredges, best bound first, at most `keep`; or an
+    /// error naming what stage 3 did not do.
+    pub fn roots(&self, state: &[u8], keep: usize) -> Result<Vec<NE>, String> {
         let wings = self.tredges.wings.read(&cube5::part4(state))?;
         let (midges, flip) = self.tredges.read_midges(state)?;
         if flip.iter().any(|&f| f != 0) {
-            return Err("stage 2 left a midge flipped".into());
+            return Err("stage 3 left a midge flipped".into());
         }
-        let mut hi = [0u8; 12];
-        let mut lo = [0u8; 12];
-        let mut mid = [0u8; 12];
+        // Per tredge: its midge's slot, its high and low wings' slots.
+        let mut at = [[0u8; 3]; 12];
         for (slot, &p) in wings.iter().enumerate() {
             if (slot < 12) != (p < 12) {
-                return Err("stage 2 left a wing out of its class".into());
+                return Err("stage 3 left a wing out of its class".into());
             }
-            if p < 12 {
-                hi[p as usize] = slot as u8;
-            } else {
-                lo[p as usize - 12] = slot as u8 - 12;
-            }
+            at[p as usize % 12][1 + slot / 12] = (slot % 12) as u8;
         }
         for (slot, &p) in midges.iter().enumerate() {
-            mid[p as usize] = slot as u8;
+            at[p as usize][0] = slot as u8;
         }
-        let hl = PairAllSpace::sigma(&hi, &lo).ok_or("stage 2 left an odd wing permutation")?;
-        let hm = MidPairSpace::sigma(&hi, &mid);
-        let centres = [
-            self.centres[0].space.project(state, &MARKED),
-            self.centres[1].space.project(state, &MARKED),
-        ];
-        if centres
-            .iter()
-            .zip(&self.centres)
-            .any(|(&m, c)| c.get(m) == u8::MAX)
-        {
-            return Err("stage 2 left centres the pairing group cannot solve".into());
+        let sides = self.sides.project(state);
+        if self.sides_distance(sides) == u8::MAX {
+            return Err("stage 3 left centres the pairing group cannot solve".into());
         }
-        let d = [
-            self.distance(0, hl, PairAllSpace::rank, |s, i| self.hl.apply(s, i))?,
-            self.distance(1, hm, MidPairSpace::rank, |s, i| self.hm.apply(s, i))?,
-        ];
-        let mut n = N3 {
-            centres,
-            hl,
-            hm,
-            d,
-            h: 0,
-        };
-        n.h = self.bound(&n);
-        Ok(n)
+        let mut out: Vec<NE> = fours()
+            .into_iter()
+            .map(|set| {
+                let mut n = NE {
+                    sides,
+                    mids: [0; 4],
+                    wings: [[0; 4]; 2],
+                    d3: [0; 4],
+                    h: 0,
+                };
+                let mut k = 0;
+                for (t, a) in at.iter().enumerate() {
+                    if set >> t & 1 == 1 {
+                        n.mids[k] = a[0];
+                        n.wings[0][k] = a[1];
+                        n.wings[1][k] = a[2];
+                        k += 1;
+                    }
+                }
+                n.h = self.bound(&n);
+                n
+            })
+            .collect();
+        // The exact threes only for the sets kept: first by the cheap bound,
+        // then by the whole one.
+        out.sort_by_key(|n| n.h);
+        out.truncate((4 * keep).max(1));
+        for n in out.iter_mut() {
+            for k in 0..4 {
+                n.d3[k] = self.three_distance(Self::three_rank(&n.mids, &n.wings, k))?;
+            }
+            n.h = self.bound(&n);
+        }
+        out.sort_by_key(|n| n.h);
+        out.truncate(keep.max(1));
+        Ok(out)
     }
 
-    fn bound(&self, n: &N3) -> u8 {
-        self.centres[0]
-            .get(n.centres[0])
-            .max(self.centres[1].get(n.centres[1]))
-            .max(n.d[0])
-            .max(n.d[1])
+    fn bound(&self, n: &NE) -> u8 {
+        let mut h = self.sides_distance(n.sides);
+        for k in 0..2 {
+            let r = ESliceSpace::index(&n.mids, &n.wings[k]) as usize;
+            h = h.max(nibble(self.tabs[k].bytes(), r) as u8);
+        }
+        h.max(n.d3.into_iter().max().unwrap_or(0))
     }
 
     /// The bound of a node.
-    pub fn h(&self, n: &N3) -> usize {
+    pub fn h(&self, n: &NE) -> usize {
         n.h as usize
+    }
+
+    /// The parts of a node's bound: the side centres, high and low wings,
+    /// the farthest three.
+    pub fn parts(&self, n: &NE) -> [u8; 4] {
+        let e = |k: usize| {
+            nibble(self.tabs[k].bytes(), ESliceSpace::index(&n.mids, &n.wings[k]) as usize) as u8
+        };
+        [
+            self.sides_distance(n.sides),
+            e(0),
+            e(1),
+            n.d3.into_iter().max().unwrap_or(0),
+        ]
     }
 }
 
-impl Stage for Pair {
-    type Node = N3;
+impl Stage for EPair {
+    type Node = NE;
 
-    fn prune(&self, n: &N3, left: usize) -> bool {
+    fn prune(&self, n: &NE, left: usize) -> bool {
         n.h as usize > left
     }
 
-    fn goal(&self, n: &N3, _left: usize) -> Option<u8> {
+    fn goal(&self, n: &NE, _left: usize) -> Option<u8> {
         (n.h == 0).then_some(0)
     }
 
-    /// Children in two passes: the centre bounds (small tables) first; the
-    /// survivors' entries in the two big pairing tables are prefetched
-    /// together so that their cache misses overlap, then read.
-    fn expand(&self, n: &N3, prev: Option<usize>, left: usize, out: &mut Vec<(usize, N3)>) -> u64 {
+    fn expand(&self, n: &NE, prev: Option<usize>, left: usize, out: &mut Vec<(usize, NE)>) -> u64 {
         let left = left - 1;
         let prev = prev.map(|i| self.moves[i]);
-        let mut kids = [(0usize, [0u64; 2], [0u8; 12], [0u8; 12], [0usize; 2]); 20];
-        let mut k = 0;
         let mut dropped = 0;
         for (i, &m) in self.moves.iter().enumerate() {
             if !allowed(prev, m) {
                 continue;
             }
-            let c0 = self.centres[0].space.apply(n.centres[0], i);
-            if self.centres[0].get(c0) as usize > left {
+            let sides = self.sides.apply(n.sides, i);
+            if self.sides_distance(sides) as usize > left {
                 dropped += 1;
                 continue;
             }
-            let c1 = self.centres[1].space.apply(n.centres[1], i);
-            if self.centres[1].get(c1) as usize > left {
-                dropped += 1;
-                continue;
-            }
-            let hl = self.hl.apply(&n.hl, i);
-            let hm = self.hm.apply(&n.hm, i);
-            let r = [
-                PairAllSpace::rank(&hl) as usize,
-                MidPairSpace::rank(&hm) as usize,
-            ];
-            crate::tables::prefetch(self.tabs[0].bytes(), r[0] / 5);
-            crate::tables::prefetch(self.tabs[1].bytes(), r[1] / 5);
-            kids[k] = (i, [c0, c1], hl, hm, r);
-            k += 1;
-        }
-        for &(i, centres, hl, hm, r) in &kids[..k] {
-            let d = [
-                next_distance(n.d[0], tablefmt::trit(self.tabs[0].bytes(), r[0])),
-                next_distance(n.d[1], tablefmt::trit(self.tabs[1].bytes(), r[1])),
-            ];
-            let mut c = N3 {
-                centres,
-                hl,
-                hm,
-                d,
+            let (wm, mm) = &self.spaces[0].moves[i];
+            let lm = &self.spaces[1].moves[i].0;
+            let mut c = NE {
+                sides,
+                mids: n.mids.map(|x| mm[x as usize]),
+                wings: [
+                    n.wings[0].map(|x| wm[x as usize]),
+                    n.wings[1].map(|x| lm[x as usize]),
+                ],
+                d3: [0; 4],
                 h: 0,
             };
+            let t = self.three_tab.bytes();
+            let mut far = false;
+            for k in 0..4 {
+                let r = Self::three_rank(&c.mids, &c.wings, k) as usize;
+                c.d3[k] = next_distance(n.d3[k], tablefmt::trit(t, r));
+                if c.d3[k] as usize > left {
+                    far = true;
+                    break;
+                }
+            }
+            if far {
+                dropped += 1;
+                continue;
+            }
             c.h = self.bound(&c);
             if c.h as usize > left {
                 dropped += 1;

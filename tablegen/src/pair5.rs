@@ -1,0 +1,966 @@
+//! The 5x5x5 tredge pairing in two stages, after the centres are staged for
+//! it, the midges oriented and the wings split (`5x5x5-wings-split`):
+//!
+//! 1. In the pairing group `<U, D, R, L, F2, B2, Uw2, Dw2, Rw2, Lw2, Fw2,
+//!    Bw2>` ([`crate::cube4::pairing_moves`]), four tredges of the solver's
+//!    choice are paired in the E slice. [`ESliceSpace`]: the four midges and
+//!    the four wings of one class of those tredges, the tredges taken in the
+//!    order of their midges' slots (so any four tredges, in any order, use the
+//!    same table). 495 sets of midge slots x 12·11·10·9 wing placements.
+//! 2. In `<U, D, R2, L2, F2, B2, Rw2, Lw2, Fw2, Bw2>` ([`last8_moves`]), which
+//!    keeps the E-slice tredges paired and no U/D-layer piece leaves its
+//!    layers, the other eight are paired. [`Last8Space`]: the high and the low
+//!    wings of the eight U/D-layer dedges relative to their midges, two
+//!    permutations of eight of equal parity (the group keeps the high wings'
+//!    permutation relative to the low ones even), reduced by the symmetries of
+//!    the move set (the permutations of the eight slots that conjugate the
+//!    moves into moves: the eight turns of the U-D axis that keep it).
+
+use crate::bfs::Space;
+use crate::cube5::Tredges;
+use crate::notation::{Face, Move};
+use crate::perm::{is_odd, perm_rank, perm_unrank};
+
+/// C(12,4): sets of four midge slots.
+pub const E_SETS: u64 = 495;
+/// 12·11·10·9: placements of four wings in twelve slots.
+pub const E_PLACEMENTS: u64 = 11_880;
+/// States of [`ESliceSpace`].
+pub const E_SLICE_STATES: u64 = E_SETS * E_PLACEMENTS;
+
+/// The moves of the last stage: `U D` turns, `R2 L2 F2 B2`, `Rw2 Lw2 Fw2 Bw2`.
+pub fn last8_moves() -> Vec<Move> {
+    use Face::*;
+    let mut moves = Vec::new();
+    for f in [U, D] {
+        for t in [1, 3, 2] {
+            moves.push(Move::face(f, t));
+        }
+    }
+    for f in [R, L, F, B] {
+        moves.push(Move::face(f, 2));
+    }
+    for f in [R, L, F, B] {
+        moves.push(Move::block(f, 2, 2));
+    }
+    moves
+}
+
+fn choose(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Four tredges of the E-slice stage: their midges' slots (ascending) and
+/// their wings' slots within the class (in the same order).
+pub type Four = ([u8; 4], [u8; 4]);
+
+/// Stage 1 of the pairing (see the module documentation), for the high
+/// (`high`) or the low wings.
+#[derive(Clone, Debug)]
+pub struct ESliceSpace {
+    /// Per move: images of the 12 wing slots of the class (0..12) and of the
+    /// 12 midge slots (dedge numbering of [`Tredges`]).
+    pub moves: Vec<([u8; 12], [u8; 12])>,
+    goal: u64,
+}
+
+impl ESliceSpace {
+    /// The space under `moves`; an error if a move mixes the wing classes or
+    /// flips a midge.
+    pub fn new(high: bool, moves: &[Move]) -> Result<ESliceSpace, String> {
+        let t = Tredges::new();
+        let off = if high { 0 } else { 12 };
+        let moves = moves
+            .iter()
+            .map(|&m| {
+                let w = t.wing_move(m)?;
+                let (to, flip) = t.midge_move(m)?;
+                if flip.iter().any(|&f| f != 0) {
+                    return Err(format!("move {m} flips midges"));
+                }
+                let mut wm = [0u8; 12];
+                for e in 0..12 {
+                    let x = w[off + e] as usize;
+                    if x < off || x >= off + 12 {
+                        return Err(format!("move {m} moves wings between the classes"));
+                    }
+                    wm[e] = (x - off) as u8;
+                }
+                Ok((wm, to))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let mut e = [0u8; 4];
+        let mut k = 0;
+        for d in 0..12u8 {
+            if t.edge_of_dedge[d as usize] >= 8 {
+                e[k] = d;
+                k += 1;
+            }
+        }
+        Ok(ESliceSpace {
+            moves,
+            goal: Self::rank(&(e, e)),
+        })
+    }
+
+    /// Rank of four tredges given in any order: their midge slots and wing
+    /// slots (within the class), tredge by tredge.
+    pub fn index(mids: &[u8; 4], wings: &[u8; 4]) -> u64 {
+        let mut k = [0usize, 1, 2, 3];
+        k.sort_unstable_by_key(|&i| mids[i]);
+        Self::rank(&(k.map(|i| mids[i]), k.map(|i| wings[i])))
+    }
+
+    /// Rank of a standard state: colex rank of the midge set times the
+    /// placements, plus the placement's rank (each wing's slot among those
+    /// the earlier ones left free).
+    pub fn rank(s: &Four) -> u64 {
+        let (m, w) = s;
+        let set: u64 = (0..4).map(|k| choose(m[k] as u64, k as u64 + 1)).sum();
+        let mut p = 0u64;
+        for k in 0..4 {
+            let below = (0..k).filter(|&j| w[j] < w[k]).count() as u64;
+            p = p * (12 - k as u64) + (w[k] as u64 - below);
+        }
+        set * E_PLACEMENTS + p
+    }
+
+    /// Inverse of [`ESliceSpace::rank`].
+    pub fn unrank(r: u64) -> Four {
+        let (mut set, mut p) = (r / E_PLACEMENTS, r % E_PLACEMENTS);
+        let mut m = [0u8; 4];
+        for k in (0..4).rev() {
+            let mut x = k as u64;
+            while choose(x + 1, k as u64 + 1) <= set {
+                x += 1;
+            }
+            set -= choose(x, k as u64 + 1);
+            m[k] = x as u8;
+        }
+        let mut digits = [0u64; 4];
+        for k in (0..4).rev() {
+            let base = 12 - k as u64;
+            digits[k] = p % base;
+            p /= base;
+        }
+        let mut free: Vec<u8> = (0..12).collect();
+        let w = digits.map(|d| free.remove(d as usize));
+        (m, w)
+    }
+
+    /// The state after move `i`, standardised.
+    pub fn apply(&self, s: &Four, i: usize) -> u64 {
+        let (wm, mm) = &self.moves[i];
+        Self::index(&s.0.map(|x| mm[x as usize]), &s.1.map(|x| wm[x as usize]))
+    }
+
+    /// The goal: the four E-slice dedges' midges, each with its wing.
+    pub fn goal(&self) -> u64 {
+        self.goal
+    }
+}
+
+impl Space for ESliceSpace {
+    fn size(&self) -> u64 {
+        E_SLICE_STATES
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![self.goal]
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let s = Self::unrank(rank);
+        for i in 0..self.moves.len() {
+            if !f(self.apply(&s, i)) {
+                return;
+            }
+        }
+    }
+}
+
+/// C(12,3) x (12·11·10)²: states of [`ETripleSpace`].
+pub const E_TRIPLE_STATES: u64 = 220 * 1320 * 1320;
+
+/// Three tredges of the E-slice stage: their midges' slots (ascending) and
+/// their high and low wings' slots within the class (in the same order).
+pub type Three = ([u8; 3], [u8; 3], [u8; 3]);
+
+/// Three tredges' midges with both their wings, in the pairing group: goal,
+/// all three paired in the E slice (any three of its four slots). The
+/// E-slice stage's bound takes the largest over the four threes of its four
+/// tredges.
+#[derive(Clone, Debug)]
+pub struct ETripleSpace {
+    /// Per move: images of the 12 high slots, the 12 low slots (within the
+    /// class) and the 12 midge slots.
+    pub moves: Vec<[[u8; 12]; 3]>,
+    goals: Vec<u64>,
+}
+
+impl ETripleSpace {
+    /// The space under `moves`; an error if a move mixes the wing classes or
+    /// flips a midge.
+    pub fn new(moves: &[Move]) -> Result<ETripleSpace, String> {
+        let hi = ESliceSpace::new(true, moves)?;
+        let lo = ESliceSpace::new(false, moves)?;
+        let moves: Vec<[[u8; 12]; 3]> = hi
+            .moves
+            .iter()
+            .zip(&lo.moves)
+            .map(|(h, l)| [h.0, l.0, h.1])
+            .collect();
+        let e = ESliceSpace::unrank(hi.goal()).0;
+        let goals = (0..4)
+            .map(|skip| {
+                let mut m = [0u8; 3];
+                let mut k = 0;
+                for (i, &x) in e.iter().enumerate() {
+                    if i != skip {
+                        m[k] = x;
+                        k += 1;
+                    }
+                }
+                Self::rank(&(m, m, m))
+            })
+            .collect();
+        Ok(ETripleSpace { moves, goals })
+    }
+
+    /// Rank of three tredges given in any order: midge slots, high and low
+    /// wing slots (within the class), tredge by tredge.
+    #[inline]
+    pub fn index(mids: [u8; 3], hi: [u8; 3], lo: [u8; 3]) -> u64 {
+        let mut k = [0usize, 1, 2];
+        k.sort_unstable_by_key(|&i| mids[i]);
+        Self::rank(&(k.map(|i| mids[i]), k.map(|i| hi[i]), k.map(|i| lo[i])))
+    }
+
+    fn placement(w: &[u8; 3]) -> u64 {
+        let mut p = 0u64;
+        for k in 0..3 {
+            let below = (0..k).filter(|&j| w[j] < w[k]).count() as u64;
+            p = p * (12 - k as u64) + (w[k] as u64 - below);
+        }
+        p
+    }
+
+    fn unplacement(mut p: u64) -> [u8; 3] {
+        let mut digits = [0u64; 3];
+        for k in (0..3).rev() {
+            let base = 12 - k as u64;
+            digits[k] = p % base;
+            p /= base;
+        }
+        let mut free: Vec<u8> = (0..12).collect();
+        digits.map(|d| free.remove(d as usize))
+    }
+
+    /// Rank of a standard state: colex rank of the midge set, then the high
+    /// and the low placements.
+    #[inline]
+    pub fn rank(s: &Three) -> u64 {
+        let set: u64 = (0..3).map(|k| choose(s.0[k] as u64, k as u64 + 1)).sum();
+        (set * 1320 + Self::placement(&s.1)) * 1320 + Self::placement(&s.2)
+    }
+
+    /// Inverse of [`ETripleSpace::rank`].
+    pub fn unrank(r: u64) -> Three {
+        let (mut set, hp, lp) = (r / (1320 * 1320), r / 1320 % 1320, r % 1320);
+        let mut m = [0u8; 3];
+        for k in (0..3).rev() {
+            let mut x = k as u64;
+            while choose(x + 1, k as u64 + 1) <= set {
+                x += 1;
+            }
+            set -= choose(x, k as u64 + 1);
+            m[k] = x as u8;
+        }
+        (m, Self::unplacement(hp), Self::unplacement(lp))
+    }
+
+    /// The state after move `i`, standardised.
+    #[inline]
+    pub fn apply(&self, s: &Three, i: usize) -> u64 {
+        let [h, l, m] = &self.moves[i];
+        Self::index(
+            s.0.map(|x| m[x as usize]),
+            s.1.map(|x| h[x as usize]),
+            s.2.map(|x| l[x as usize]),
+        )
+    }
+
+    /// The goals: three E-slice dedges' midges, each with its wings.
+    pub fn goal_ranks(&self) -> &[u64] {
+        &self.goals
+    }
+}
+
+impl Space for ETripleSpace {
+    fn size(&self) -> u64 {
+        E_TRIPLE_STATES
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        self.goals.clone()
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let s = Self::unrank(rank);
+        for i in 0..self.moves.len() {
+            if !f(self.apply(&s, i)) {
+                return;
+            }
+        }
+    }
+}
+
+/// F/B side-centre arrangements the pairing group reaches (T and X tied).
+pub const FB_ARRANGEMENTS: u64 = 432;
+
+/// The side centres (T and X on R, L, F, B) in the pairing group, with the
+/// U/D centres on U and D, the R/L ones on R and L, the F/B ones on F and B:
+/// per group of eight facelets (T on R and L, X on R and L, T on F and B, X on
+/// F and B) which four show R (or F). The group reaches every R/L
+/// arrangement (70²) and 432 F/B ones, each with each.
+pub const SIDE_STATES: u64 = 70 * 70 * FB_ARRANGEMENTS;
+
+/// The side centres of [`SIDE_STATES`]; goal, the arrangements the last
+/// stage's group ([`last8_moves`]) reaches from solved.
+#[derive(Clone, Debug)]
+pub struct SidesSpace {
+    /// The 32 facelets: bit `8g + j` of a state is facelet `positions[8g + j]`.
+    pub positions: [usize; 32],
+    /// Per move, per byte of the state, the image of each byte value.
+    maps: Vec<[[u32; 256]; 4]>,
+    /// Colex rank of each 8-bit pattern with four bits set (`u8::MAX` for
+    /// the others), and the patterns by rank.
+    rank4: [u8; 256],
+    unrank4: [u8; 70],
+    /// Index of each F/B pattern (the high 16 bits) the group reaches
+    /// (`u16::MAX` for the others), and the patterns by index.
+    fb_index: Vec<u16>,
+    fb: Vec<u16>,
+    goals: Vec<u64>,
+}
+
+impl SidesSpace {
+    /// The space under `moves` (which must keep each group of eight in
+    /// itself); the goals from the orbit of solved under `last`.
+    pub fn new(moves: &[Move], last: &[Move]) -> Result<SidesSpace, String> {
+        use Face::*;
+        let cube = crate::cube::CubeN::new(5);
+        let t = [(1, 2), (2, 1), (2, 3), (3, 2)];
+        let x = [(1, 1), (1, 3), (3, 1), (3, 3)];
+        let mut positions = [0usize; 32];
+        let mut k = 0;
+        for (faces, cells) in [([R, L], t), ([R, L], x), ([F, B], t), ([F, B], x)] {
+            for f in faces {
+                for (r, c) in cells {
+                    positions[k] = cube.index(f, r, c);
+                    k += 1;
+                }
+            }
+        }
+        let maps_of = |ms: &[Move]| -> Result<Vec<[[u32; 256]; 4]>, String> {
+            ms.iter()
+                .map(|&m| {
+                    let pull = cube.perm(m);
+                    // Facelet at bit j goes to the bit of the facelet that pulls it.
+                    let mut img = [0u32; 32];
+                    for (j, &f) in positions.iter().enumerate() {
+                        let dst = (0..cube.facelets())
+                            .find(|&i| pull[i] as usize == f)
+                            .ok_or("not a permutation")?;
+                        let b = positions
+                            .iter()
+                            .position(|&p| p == dst)
+                            .ok_or_else(|| format!("{m} moves a side centre off the sides"))?;
+                        if b / 8 != j / 8 {
+                            return Err(format!("{m} moves a side centre to another group"));
+                        }
+                        img[j] = b as u32;
+                    }
+                    let mut maps = [[0u32; 256]; 4];
+                    for (byte, map) in maps.iter_mut().enumerate() {
+                        for (v, out) in map.iter_mut().enumerate() {
+                            *out = (0..8)
+                                .filter(|&i| v >> i & 1 == 1)
+                                .fold(0, |acc, i| acc | 1 << img[8 * byte + i]);
+                        }
+                    }
+                    Ok(maps)
+                })
+                .collect()
+        };
+        let mut rank4 = [u8::MAX; 256];
+        let mut unrank4 = [0u8; 70];
+        let mut n = 0;
+        for v in 0..256usize {
+            if v.count_ones() == 4 {
+                rank4[v] = n as u8;
+                unrank4[n] = v as u8;
+                n += 1;
+            }
+        }
+        let mut sp = SidesSpace {
+            positions,
+            maps: maps_of(moves)?,
+            rank4,
+            unrank4,
+            fb_index: vec![u16::MAX; 1 << 16],
+            fb: Vec::new(),
+            goals: Vec::new(),
+        };
+        // The F/B patterns the group reaches (the parts keep to themselves).
+        let solved_fb: u32 = 0x0f0f_0000;
+        let mut fb = vec![solved_fb];
+        sp.fb_index[(solved_fb >> 16) as usize] = 0;
+        let mut i = 0;
+        while i < fb.len() {
+            for m in 0..moves.len() {
+                let c = sp.apply(fb[i], m);
+                if sp.fb_index[(c >> 16) as usize] == u16::MAX {
+                    sp.fb_index[(c >> 16) as usize] = fb.len() as u16;
+                    fb.push(c);
+                }
+            }
+            i += 1;
+        }
+        if fb.len() as u64 != FB_ARRANGEMENTS {
+            return Err(format!("{} F/B arrangements, expected {FB_ARRANGEMENTS}", fb.len()));
+        }
+        sp.fb = fb.iter().map(|&c| (c >> 16) as u16).collect();
+        sp.maps = maps_of(last)?;
+        // Solved: R (or F) on the first face of each group.
+        let solved: u32 = 0x0f0f_0f0f;
+        let mut seen = std::collections::HashSet::from([solved]);
+        let mut all = vec![solved];
+        let mut i = 0;
+        while i < all.len() {
+            for m in 0..last.len() {
+                let c = sp.apply(all[i], m);
+                if seen.insert(c) {
+                    all.push(c);
+                }
+            }
+            i += 1;
+        }
+        sp.goals = all.iter().map(|&s| sp.rank(s)).collect();
+        sp.goals.sort_unstable();
+        sp.maps = maps_of(moves)?;
+        Ok(sp)
+    }
+
+    /// The state of a 5x5x5 facelet array (colours as `CubeN::solved`).
+    pub fn project(&self, state: &[u8]) -> u32 {
+        let mut m = 0u32;
+        for (j, &f) in self.positions.iter().enumerate() {
+            let want = if j < 16 { Face::R } else { Face::F };
+            if state[f] == want as u8 {
+                m |= 1 << j;
+            }
+        }
+        m
+    }
+
+    /// The state after move `i`.
+    #[inline]
+    pub fn apply(&self, s: u32, i: usize) -> u32 {
+        let m = &self.maps[i];
+        m[0][(s & 255) as usize]
+            | m[1][(s >> 8 & 255) as usize]
+            | m[2][(s >> 16 & 255) as usize]
+            | m[3][(s >> 24) as usize]
+    }
+
+    /// Rank of a state (`u64::MAX` for one the group does not reach).
+    #[inline]
+    pub fn rank(&self, s: u32) -> u64 {
+        let t = self.rank4[(s & 255) as usize];
+        let x = self.rank4[(s >> 8 & 255) as usize];
+        let f = self.fb_index[(s >> 16) as usize];
+        if t == u8::MAX || x == u8::MAX || f == u16::MAX {
+            return u64::MAX;
+        }
+        (t as u64 * 70 + x as u64) * FB_ARRANGEMENTS + f as u64
+    }
+
+    /// Inverse of [`SidesSpace::rank`].
+    pub fn unrank(&self, r: u64) -> u32 {
+        let f = self.fb[(r % FB_ARRANGEMENTS) as usize] as u32;
+        let rl = r / FB_ARRANGEMENTS;
+        self.unrank4[(rl / 70) as usize] as u32
+            | (self.unrank4[(rl % 70) as usize] as u32) << 8
+            | f << 16
+    }
+
+    /// The goal ranks.
+    pub fn goal_ranks(&self) -> &[u64] {
+        &self.goals
+    }
+}
+
+impl Space for SidesSpace {
+    fn size(&self) -> u64 {
+        SIDE_STATES
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        self.goals.clone()
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let s = self.unrank(rank);
+        for i in 0..self.maps.len() {
+            if !f(self.rank(self.apply(s, i))) {
+                return;
+            }
+        }
+    }
+}
+
+/// 8!: permutations of eight.
+pub const PERMS8: usize = 40_320;
+/// States of [`Last8Space`]: 8!·8!/2 pairs up to its 8 symmetries
+/// ([`Last8Space::burnside`]; checked in the tests).
+pub const LAST8_STATES: u64 = 101_652_608;
+/// Ranks of one permutation of eight of a given parity.
+pub const HALF8: u64 = 20_160;
+
+/// Stage 2 of the pairing (see the module documentation): its move tables,
+/// symmetries and ranks. A state is `(h, l)`: the ranks ([`perm_rank`]) of
+/// the high and the low wings' permutations relative to the midges (local
+/// slot of a wing -> local slot of its tredge's midge), of equal parity.
+#[derive(Clone, Debug)]
+pub struct Last8Space {
+    /// The U/D-layer dedge numbers, in local order 0..8.
+    pub ud: [u8; 8],
+    /// Per move, the images of the local slots: high wings, low wings, midges.
+    pub slot_moves: Vec<[[u8; 8]; 3]>,
+    /// Per high rank and move, the rank after it.
+    pub hmove: Vec<u16>,
+    /// Per low rank and move, the rank after it.
+    pub lmove: Vec<u16>,
+    /// The symmetries: permutations `p` of the local slots with
+    /// `p·M·p⁻¹` a move for every move `M` (on all three piece kinds).
+    pub syms: Vec<[u8; 8]>,
+    /// `conj[s * 8! + r]`: rank of `p_s·x·p_s⁻¹` where `r` ranks `x`.
+    conj: Vec<u16>,
+    /// Per high rank: its class and a symmetry that takes it to the class's
+    /// representative (`class * 16 + sym`).
+    raw2sym: Vec<u32>,
+    /// Per class: its representative's rank.
+    pub reps: Vec<u16>,
+    /// Per class: the symmetries that fix its representative (bit set).
+    stab: Vec<u16>,
+    /// Per class: its first rank (and the total at the end).
+    offsets: Vec<u64>,
+    /// Per class: the index in `kinds` of its least low ranks, or
+    /// `u16::MAX` when only the identity fixes its representative (then
+    /// every low rank of its parity is least, ranked `l >> 1`).
+    kind: Vec<u16>,
+    /// Per stabiliser and parity met: the least low ranks in order, and each
+    /// one's index in that list by `l >> 1` (`u16::MAX` for the others).
+    kinds: Vec<(Vec<u16>, Vec<u16>)>,
+    odd: Vec<bool>,
+    nmoves: usize,
+}
+
+impl Last8Space {
+    /// The space under `moves` (which must keep the U/D-layer pieces in
+    /// their layers, the wing classes and the midges' orientation).
+    pub fn new(moves: &[Move]) -> Result<Last8Space, String> {
+        let t = Tredges::new();
+        let mut ud = [0u8; 8];
+        let mut local = [u8::MAX; 12];
+        let mut k = 0;
+        for e in 0..12u8 {
+            if t.edge_of_dedge[e as usize] < 8 {
+                ud[k] = e;
+                local[e as usize] = k as u8;
+                k += 1;
+            }
+        }
+        let restrict = |to: &[u8], m: Move, what: &str| -> Result<[u8; 8], String> {
+            let mut out = [0u8; 8];
+            for (x, &e) in ud.iter().enumerate() {
+                let y = local[to[e as usize] as usize % 12];
+                if y == u8::MAX {
+                    return Err(format!("{m} moves a U/D-layer {what} into the E slice"));
+                }
+                out[x] = y;
+            }
+            Ok(out)
+        };
+        let mut slot_moves = Vec::new();
+        for &m in moves {
+            let w = t.wing_move(m)?;
+            if (0..12).any(|s| w[s] >= 12) {
+                return Err(format!("{m} moves wings between the classes"));
+            }
+            let (to, flip) = t.midge_move(m)?;
+            if flip.iter().any(|&f| f != 0) {
+                return Err(format!("{m} flips midges"));
+            }
+            slot_moves.push([
+                restrict(&w[..12], m, "wing")?,
+                restrict(&w[12..], m, "wing")?,
+                restrict(&to, m, "midge")?,
+            ]);
+        }
+        let nmoves = moves.len();
+        let perms: Vec<[u8; 8]> = (0..PERMS8).map(|r| unrank8(r as u64)).collect();
+        let table = |kind: usize| -> Vec<u16> {
+            let mut out = vec![0u16; PERMS8 * nmoves];
+            for (r, x) in perms.iter().enumerate() {
+                for (i, mv) in slot_moves.iter().enumerate() {
+                    out[r * nmoves + i] = rank8(&relmove(x, &mv[kind], &mv[2])) as u16;
+                }
+            }
+            out
+        };
+        let hmove = table(0);
+        let lmove = table(1);
+        // Symmetries: every permutation of the slots that conjugates each
+        // move (all three kinds at once) into a move.
+        let set: std::collections::HashSet<[[u8; 8]; 3]> = slot_moves.iter().copied().collect();
+        let mut syms = Vec::new();
+        for p in &perms {
+            let pinv = invert8(p);
+            if slot_moves
+                .iter()
+                .all(|mv| set.contains(&mv.map(|a| compose8(&compose8(p, &a), &pinv))))
+            {
+                syms.push(*p);
+            }
+        }
+        if syms.len() > 16 {
+            return Err(format!("{} symmetries (at most 16 are encoded)", syms.len()));
+        }
+        let mut conj = vec![0u16; syms.len() * PERMS8];
+        for (s, p) in syms.iter().enumerate() {
+            let pinv = invert8(p);
+            for (r, x) in perms.iter().enumerate() {
+                conj[s * PERMS8 + r] = rank8(&compose8(&compose8(p, x), &pinv)) as u16;
+            }
+        }
+        let inv: Vec<usize> = syms
+            .iter()
+            .map(|p| {
+                let q = invert8(p);
+                syms.iter().position(|s| *s == q).expect("symmetries form a group")
+            })
+            .collect();
+        let mut raw2sym = vec![u32::MAX; PERMS8];
+        let mut reps = Vec::new();
+        let mut stab = Vec::new();
+        for h in 0..PERMS8 {
+            if raw2sym[h] != u32::MAX {
+                continue;
+            }
+            let c = reps.len() as u32;
+            reps.push(h as u16);
+            let mut fix = 0u16;
+            for s in 0..syms.len() {
+                let h2 = conj[s * PERMS8 + h] as usize;
+                if h2 == h {
+                    fix |= 1 << s;
+                }
+                if raw2sym[h2] == u32::MAX {
+                    raw2sym[h2] = c * 16 + inv[s] as u32;
+                }
+            }
+            stab.push(fix);
+        }
+        let odd: Vec<bool> = perms.iter().map(|p| is_odd(p)).collect();
+        let mut sp = Last8Space {
+            ud,
+            slot_moves,
+            hmove,
+            lmove,
+            syms,
+            conj,
+            raw2sym,
+            reps,
+            stab,
+            offsets: Vec::new(),
+            kind: Vec::new(),
+            kinds: Vec::new(),
+            odd,
+            nmoves,
+        };
+        let mut seen = std::collections::HashMap::new();
+        let mut offsets = vec![0u64];
+        for c in 0..sp.reps.len() {
+            let parity = sp.odd[sp.reps[c] as usize];
+            let k = if sp.stab[c] == 1 {
+                u16::MAX
+            } else {
+                *seen.entry((sp.stab[c], parity)).or_insert_with(|| {
+                    let mut list = Vec::new();
+                    let mut pos = vec![u16::MAX; HALF8 as usize];
+                    for l in 0..PERMS8 as u16 {
+                        if sp.odd[l as usize] == parity && sp.least(c, l) == l {
+                            pos[(l >> 1) as usize] = list.len() as u16;
+                            list.push(l);
+                        }
+                    }
+                    sp.kinds.push((list, pos));
+                    (sp.kinds.len() - 1) as u16
+                })
+            };
+            sp.kind.push(k);
+            let n = if k == u16::MAX {
+                HALF8
+            } else {
+                sp.kinds[k as usize].0.len() as u64
+            };
+            offsets.push(offsets[c] + n);
+        }
+        sp.offsets = offsets;
+        Ok(sp)
+    }
+
+    /// Classes of the high permutation under the symmetries.
+    pub fn classes(&self) -> usize {
+        self.reps.len()
+    }
+
+    /// `p_s·x·p_s⁻¹` for the rank `r` of `x`.
+    #[inline]
+    pub fn conj(&self, s: usize, r: u16) -> u16 {
+        self.conj[s * PERMS8 + r as usize]
+    }
+
+    /// The least low rank of the class of `(rep, l)` among the symmetries
+    /// fixing the representative of class `c`.
+    #[inline]
+    fn least(&self, c: usize, l: u16) -> u16 {
+        let fix = self.stab[c];
+        if fix == 1 {
+            return l;
+        }
+        let mut best = l;
+        for s in 1..self.syms.len() {
+            if fix >> s & 1 == 1 {
+                best = best.min(self.conj(s, l));
+            }
+        }
+        best
+    }
+
+    /// Rank of a state (its class's canonical member).
+    #[inline]
+    pub fn rank(&self, h: u16, l: u16) -> u64 {
+        let x = self.raw2sym[h as usize];
+        let (c, s) = ((x / 16) as usize, (x % 16) as usize);
+        let l = self.conj(s, l);
+        let k = self.kind[c];
+        if k == u16::MAX {
+            return self.offsets[c] + (l >> 1) as u64;
+        }
+        let l = self.least(c, l);
+        self.offsets[c] + self.kinds[k as usize].1[(l >> 1) as usize] as u64
+    }
+
+    /// The canonical state of a rank.
+    pub fn unrank(&self, r: u64) -> (u16, u16) {
+        let c = self.offsets.partition_point(|&o| o <= r) - 1;
+        let h = self.reps[c];
+        let i = r - self.offsets[c];
+        let k = self.kind[c];
+        if k != u16::MAX {
+            return (h, self.kinds[k as usize].0[i as usize]);
+        }
+        let mut l = (i << 1) as u16;
+        if self.odd[l as usize] != self.odd[h as usize] {
+            l ^= 1;
+        }
+        (h, l)
+    }
+
+    /// The state after move `i`.
+    #[inline]
+    pub fn step(&self, h: u16, l: u16, i: usize) -> (u16, u16) {
+        (
+            self.hmove[h as usize * self.nmoves + i],
+            self.lmove[l as usize * self.nmoves + i],
+        )
+    }
+
+    /// The two relative permutations of the U/D-layer tredges, given per
+    /// local slot the tredge (any numbering) of the high wing, the low wing
+    /// and the midge there; `None` if the three slot sets do not hold the
+    /// same tredges.
+    pub fn relative(hi: &[u8; 8], lo: &[u8; 8], mid: &[u8; 8]) -> Option<(u16, u16)> {
+        let mut at = [u8::MAX; 256];
+        for (s, &t) in mid.iter().enumerate() {
+            at[t as usize] = s as u8;
+        }
+        let mut h = [0u8; 8];
+        let mut l = [0u8; 8];
+        for s in 0..8 {
+            h[s] = at[hi[s] as usize];
+            l[s] = at[lo[s] as usize];
+        }
+        if h.iter().chain(&l).any(|&x| x == u8::MAX) {
+            return None;
+        }
+        Some((rank8(&h) as u16, rank8(&l) as u16))
+    }
+
+    /// Number of states (pairs of equal parity) up to the symmetries, by
+    /// Burnside's lemma: the mean over the symmetries of the pairs each
+    /// fixes. The count of canonical ranks must equal it.
+    pub fn burnside(&self) -> u64 {
+        let mut total = 0u64;
+        for s in 0..self.syms.len() {
+            let mut fixed = [0u64; 2];
+            for r in 0..PERMS8 {
+                if self.conj(s, r as u16) as usize == r {
+                    fixed[self.odd[r] as usize] += 1;
+                }
+            }
+            total += fixed[0] * fixed[0] + fixed[1] * fixed[1];
+        }
+        total / self.syms.len() as u64
+    }
+}
+
+impl Space for Last8Space {
+    fn size(&self) -> u64 {
+        self.offsets[self.reps.len()]
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![self.rank(0, 0)]
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let (h, l) = self.unrank(rank);
+        for i in 0..self.nmoves {
+            let (h2, l2) = self.step(h, l, i);
+            if !f(self.rank(h2, l2)) {
+                return;
+            }
+        }
+    }
+}
+
+/// `b·x·a⁻¹`: the relative permutation `x` (slot of one kind -> slot of the
+/// midge) after a move taking that kind's slots by `a` and midges by `b`.
+fn relmove(x: &[u8; 8], a: &[u8; 8], b: &[u8; 8]) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    for s in 0..8 {
+        out[a[s] as usize] = b[x[s] as usize];
+    }
+    out
+}
+
+/// `(p·q)[s] = p[q[s]]`.
+fn compose8(p: &[u8; 8], q: &[u8; 8]) -> [u8; 8] {
+    q.map(|s| p[s as usize])
+}
+
+fn invert8(p: &[u8; 8]) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    for (s, &x) in p.iter().enumerate() {
+        out[x as usize] = s as u8;
+    }
+    out
+}
+
+/// Rank of a permutation of eight ([`perm_rank`]).
+pub fn rank8(p: &[u8; 8]) -> u64 {
+    perm_rank(p)
+}
+
+/// Inverse of [`rank8`].
+pub fn unrank8(r: u64) -> [u8; 8] {
+    let v = perm_unrank(r, 8);
+    std::array::from_fn(|i| v[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube4::pairing_moves;
+
+    #[test]
+    fn e_slice_ranks_round_trip() {
+        for r in (0..E_SLICE_STATES).step_by(997) {
+            assert_eq!(ESliceSpace::rank(&ESliceSpace::unrank(r)), r);
+        }
+        assert_eq!(
+            ESliceSpace::rank(&ESliceSpace::unrank(E_SLICE_STATES - 1)),
+            E_SLICE_STATES - 1
+        );
+    }
+
+    #[test]
+    fn e_triple_ranks_round_trip() {
+        for r in (0..E_TRIPLE_STATES).step_by(99_991) {
+            assert_eq!(ETripleSpace::rank(&ETripleSpace::unrank(r)), r);
+        }
+        let sp = ETripleSpace::new(&pairing_moves()).unwrap();
+        let mut g = sp.goal_ranks().to_vec();
+        g.sort_unstable();
+        g.dedup();
+        assert_eq!(g.len(), 4);
+    }
+
+    #[test]
+    fn sides_ranks_and_goals() {
+        let sp = SidesSpace::new(&pairing_moves(), &last8_moves()).unwrap();
+        for r in (0..SIDE_STATES).step_by(9_973) {
+            assert_eq!(sp.rank(sp.unrank(r)), r);
+        }
+        // The last group's side arrangements (T and X tied).
+        assert_eq!(sp.goal_ranks().len(), 36);
+        let solved = crate::cube::CubeN::new(5).solved();
+        assert_eq!(sp.project(&solved), 0x0f0f_0f0f);
+    }
+
+    #[test]
+    fn e_slice_moves_are_inverse_pairs() {
+        let sp = ESliceSpace::new(true, &pairing_moves()).unwrap();
+        // U then U' (moves 0 and 1 of the pairing group are U and U').
+        let ms = pairing_moves();
+        let (u, ui) = (
+            ms.iter().position(|m| m.to_string() == "U").unwrap(),
+            ms.iter().position(|m| m.to_string() == "U'").unwrap(),
+        );
+        for r in (0..E_SLICE_STATES).step_by(10_007) {
+            let s = ESliceSpace::unrank(r);
+            let r1 = sp.apply(&s, u);
+            assert_eq!(sp.apply(&ESliceSpace::unrank(r1), ui), r);
+        }
+    }
+
+    #[test]
+    fn last8_symmetries_and_parity_trick() {
+        let sp = Last8Space::new(&last8_moves()).unwrap();
+        // The eight turns and reflections of the square (the U-D axis).
+        assert_eq!(sp.syms.len(), 8);
+        for r in 0..PERMS8 as u64 {
+            // Swapping the last two entries changes the rank's lowest bit.
+            let mut p = unrank8(r);
+            p.swap(6, 7);
+            assert_eq!(rank8(&p), r ^ 1);
+        }
+        assert_eq!(sp.size(), LAST8_STATES);
+        assert_eq!(sp.burnside(), LAST8_STATES);
+        for r in (0..sp.size()).step_by(101) {
+            let (h, l) = sp.unrank(r);
+            assert_eq!(sp.rank(h, l), r);
+            // Every member of the class has the same rank.
+            for s in 0..sp.syms.len() {
+                assert_eq!(sp.rank(sp.conj(s, h), sp.conj(s, l)), r);
+            }
+        }
+    }
+}
