@@ -7,7 +7,8 @@
 //!
 //! Knobs (environment): BENCH5_C1 / BENCH5_C2 (stage-1 / stage-2 and -3
 //! candidates), BENCH5_L2 (node budget of one length in stages 2 to 5),
-//! BENCH5_SETS (sets of four tredges tried per stage-3 end), BENCH5_C4 /
+//! BENCH5_SETS (sets of four tredges tried per stage-3 end), BENCH5_R4
+//! (stage-4 roots kept), BENCH5_L4 (node budget of one length in stages 4 and 5), BENCH5_C4 /
 //! BENCH5_C5 (stage-4 / stage-5 candidates), BENCH5_FIRST (first seed).
 
 use solvers::cube5::{Options, Solver, STAGES};
@@ -38,6 +39,12 @@ fn main() {
     }
     if let Some(k) = env("BENCH5_SETS") {
         opts.pair_sets = k as usize;
+    }
+    if let Some(k) = env("BENCH5_L4") {
+        opts.pair_level_nodes = k;
+    }
+    if let Some(k) = env("BENCH5_R4") {
+        opts.stage4_roots = k as usize;
     }
     if let Some(k) = env("BENCH5_C4") {
         opts.stage4_candidates = k as usize;
@@ -74,11 +81,7 @@ fn main() {
         lens.push(tablegen::notation::obtm(&sol.moves));
         let mut red = 0;
         for (k, name) in STAGES.iter().enumerate() {
-            let n = sol
-                .phases
-                .iter()
-                .find(|p| p.0 == *name)
-                .map_or(0, |p| p.1);
+            let n = sol.phases.iter().find(|p| p.0 == *name).map_or(0, |p| p.1);
             stage_sum[k] += n;
             if k < 5 {
                 red += n;

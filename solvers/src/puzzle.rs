@@ -38,7 +38,7 @@ pub enum Input<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Time after which the best solution found is returned (each solver has
-    /// its own default: 3x3x3 1 s, 4x4x4 240 ms; optimal solvers ignore it).
+    /// its own default: 3x3x3 1 s, 4x4x4 240 ms, 5x5x5 1 s; optimal solvers ignore it).
     pub time_budget: Option<Duration>,
     /// Time after which a solve that has found nothing gives up.
     pub hard_limit: Duration,
@@ -202,6 +202,10 @@ pub fn puzzles() -> &'static [&'static dyn Puzzle] {
         &ShortFirst {
             puzzle: &crate::cube4::Cube4Puzzle,
             n: 4,
+        },
+        &ShortFirst {
+            puzzle: &crate::cube5::Cube5Puzzle,
+            n: 5,
         },
         &crate::pyraminx::PyraminxPuzzle,
         &crate::domino::DominoPuzzle,

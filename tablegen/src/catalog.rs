@@ -246,9 +246,7 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
                 &crate::pair5::SidesSpace::new(moves, &crate::pair5::last8_moves())?,
                 progress,
             ),
-            cube5::Reduction5::ETriple => {
-                dense(&crate::pair5::ETripleSpace::new(moves)?, progress)
-            }
+            cube5::Reduction5::ETriple => dense(&crate::pair5::ETripleSpace::new(moves)?, progress),
             cube5::Reduction5::Last8 => dense(&crate::pair5::Last8Space::new(moves)?, progress),
         },
         SpaceDef::Facelets { def: p, moves } => {

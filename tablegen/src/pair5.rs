@@ -399,9 +399,9 @@ impl SidesSpace {
         let mut rank4 = [u8::MAX; 256];
         let mut unrank4 = [0u8; 70];
         let mut n = 0;
-        for v in 0..256usize {
+        for (v, r) in rank4.iter_mut().enumerate() {
             if v.count_ones() == 4 {
-                rank4[v] = n as u8;
+                *r = n as u8;
                 unrank4[n] = v as u8;
                 n += 1;
             }
@@ -431,7 +431,10 @@ impl SidesSpace {
             i += 1;
         }
         if fb.len() as u64 != FB_ARRANGEMENTS {
-            return Err(format!("{} F/B arrangements, expected {FB_ARRANGEMENTS}", fb.len()));
+            return Err(format!(
+                "{} F/B arrangements, expected {FB_ARRANGEMENTS}",
+                fb.len()
+            ));
         }
         sp.fb = fb.iter().map(|&c| (c >> 16) as u16).collect();
         sp.maps = maps_of(last)?;
@@ -639,7 +642,10 @@ impl Last8Space {
             }
         }
         if syms.len() > 16 {
-            return Err(format!("{} symmetries (at most 16 are encoded)", syms.len()));
+            return Err(format!(
+                "{} symmetries (at most 16 are encoded)",
+                syms.len()
+            ));
         }
         let mut conj = vec![0u16; syms.len() * PERMS8];
         for (s, p) in syms.iter().enumerate() {
@@ -652,7 +658,9 @@ impl Last8Space {
             .iter()
             .map(|p| {
                 let q = invert8(p);
-                syms.iter().position(|s| *s == q).expect("symmetries form a group")
+                syms.iter()
+                    .position(|s| *s == q)
+                    .expect("symmetries form a group")
             })
             .collect();
         let mut raw2sym = vec![u32::MAX; PERMS8];

@@ -172,8 +172,7 @@ impl Stage for Last8 {
             }
             let c0 = self.centres[0].space.apply(n.centres[0], i);
             let c1 = self.centres[1].space.apply(n.centres[1], i);
-            if self.centres[0].get(c0) as usize > left || self.centres[1].get(c1) as usize > left
-            {
+            if self.centres[0].get(c0) as usize > left || self.centres[1].get(c1) as usize > left {
                 dropped += 1;
                 continue;
             }

@@ -58,6 +58,10 @@ pub struct Options {
     pub stage2_level_nodes: u64,
     /// Sets of four tredges (best bound first) tried from each stage-3 end.
     pub pair_sets: usize,
+    /// Stage-4 roots kept in all (best total bound first).
+    pub stage4_roots: usize,
+    /// Node budget of one stage-4 or stage-5 length before the next is tried.
+    pub pair_level_nodes: u64,
     /// Stage-4 solutions handed to stage 5.
     pub stage4_candidates: usize,
     /// Stage-5 solutions, each finished by the 3x3x3 solver; the shortest
@@ -76,6 +80,8 @@ impl Default for Options {
             stage2_candidates: 50,
             stage2_level_nodes: 2_000_000,
             pair_sets: 8,
+            stage4_roots: 64,
+            pair_level_nodes: 2_000_000,
             stage4_candidates: 50,
             stage5_candidates: 8,
             finish_min: Duration::from_millis(5),
@@ -170,6 +176,7 @@ impl Solver {
         stage: &S,
         chains: &[Chain],
         policy: &Policy,
+        max_roots: usize,
         clock: Clock,
     ) -> Result<Vec<Chain>, SolveError> {
         let (moves, name) = (stage.moves(), stage.name());
@@ -185,6 +192,13 @@ impl Solver {
                 owner.push(k);
             }
         }
+        // The best roots by their bound, at most `max_roots` (ties keep the
+        // chains' order, shortest first).
+        let mut order: Vec<usize> = (0..roots.len()).collect();
+        order.sort_by_key(|&k| roots[k].lower);
+        order.truncate(max_roots.max(1));
+        let roots: Vec<Root<S::Node>> = order.iter().map(|&k| roots[k]).collect();
+        let owner: Vec<usize> = order.iter().map(|&k| owner[k]).collect();
         let t0 = Instant::now();
         let found = deepen(stage, &roots, policy, clock);
         if std::env::var("CUBE5_DEBUG").is_ok() {
@@ -196,7 +210,12 @@ impl Solver {
                 &lows[..lows.len().min(8)],
                 found.found.len(),
                 t0.elapsed(),
-                found.found.iter().map(|f| roots[f.root].before + f.path.len()).take(8).collect::<Vec<_>>()
+                found
+                    .found
+                    .iter()
+                    .map(|f| roots[f.root].before + f.path.len())
+                    .take(8)
+                    .collect::<Vec<_>>()
             );
         }
         if found.found.is_empty() {
@@ -231,20 +250,25 @@ impl Solver {
     }
 
     /// Stages 1 to 3 of a checked state: chains in their frames.
-    fn chains3(&self, state: &[u8], opts: &Options, clock: Clock) -> Result<Vec<Chain>, SolveError> {
+    fn chains3(
+        &self,
+        state: &[u8],
+        opts: &Options,
+        clock: Clock,
+    ) -> Result<Vec<Chain>, SolveError> {
         let chains = self.stage1(state, opts.stage1_candidates, clock);
         if chains.is_empty() {
             return Err(SolveError::OutOfTime("centres-ud".into()));
         }
-        let policy = self.policy(opts.stage2_candidates, opts);
-        let chains = self.next_stage(&self.sides, &chains, &policy, clock)?;
-        self.next_stage(&self.split, &chains, &policy, clock)
+        let policy = self.policy(opts.stage2_candidates, opts.stage2_level_nodes);
+        let chains = self.next_stage(&self.sides, &chains, &policy, usize::MAX, clock)?;
+        self.next_stage(&self.split, &chains, &policy, usize::MAX, clock)
     }
 
-    fn policy(&self, want: usize, opts: &Options) -> Policy {
+    fn policy(&self, want: usize, level_nodes: u64) -> Policy {
         Policy {
             want,
-            level_nodes: opts.stage2_level_nodes,
+            level_nodes,
             growth: 4,
             unlimited_after: 6,
             share: Share::Equal,
@@ -296,13 +320,15 @@ impl Solver {
         let pair = self.next_stage(
             &Roots(&self.epair, opts.pair_sets),
             &chains,
-            &self.policy(opts.stage4_candidates, &opts),
+            &self.policy(opts.stage4_candidates, opts.pair_level_nodes),
+            opts.stage4_roots,
             clock,
         )?;
         let last = self.next_stage(
             &self.last8,
             &pair,
-            &self.policy(opts.stage5_candidates, &opts),
+            &self.policy(opts.stage5_candidates, opts.pair_level_nodes),
+            usize::MAX,
             clock,
         )?;
         let mut best: Option<Solution5> = None;
@@ -470,3 +496,69 @@ pub struct Reduced {
 
 #[cfg(test)]
 mod tests;
+
+/// The 5x5x5 in the [`crate::puzzle`] registry.
+pub struct Cube5Puzzle;
+
+/// Least time a `cubesolve` 5x5x5 solve is given before it gives up (its
+/// slowest solves take tens of seconds; see `docs/5x5x5.md`).
+pub const HARD_LIMIT: Duration = Duration::from_secs(180);
+
+impl crate::puzzle::Puzzle for Cube5Puzzle {
+    fn name(&self) -> &'static str {
+        "5x5x5"
+    }
+    fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
+        let pos = crate::puzzle::parse_cube(5, input)?;
+        // Refuse a bad state before loading (or building) any table.
+        let st = crate::puzzle::cube_state(&pos)?;
+        validate(&CubeN::new(5), st).map_err(SolveError::Input)?;
+        Ok(pos)
+    }
+    fn load(
+        &self,
+        tables: &Path,
+        quiet: bool,
+    ) -> Result<Box<dyn crate::puzzle::Solve>, SolveError> {
+        Ok(Box::new(Solver::load(tables, quiet)?))
+    }
+}
+
+impl crate::puzzle::Solve for Solver {
+    fn solve(
+        &self,
+        position: &crate::puzzle::Position,
+        opts: &crate::puzzle::Options,
+    ) -> Result<crate::Solution, SolveError> {
+        let mut o = Options {
+            hard_limit: opts.hard_limit.max(HARD_LIMIT),
+            ..Options::default()
+        };
+        if let Some(t) = opts.time_budget {
+            o.time_budget = t;
+        }
+        let sol = Solver::solve(self, crate::puzzle::cube_state(position)?, o)?;
+        Ok(crate::Solution {
+            moves: sol.moves.iter().map(|m| m.to_string()).collect(),
+            phases: sol
+                .phases
+                .iter()
+                .map(|&(k, v)| (k.to_string(), v))
+                .collect(),
+        })
+    }
+    fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
+        let cube = CubeN::new(5);
+        let state =
+            tablegen::orbits::random_state(&cube, rand::Rng::gen(&mut crate::puzzle::rng(seed)));
+        let sol = crate::puzzle::Solve::solve(
+            self,
+            &crate::puzzle::Position {
+                state: crate::puzzle::State::Cube(state),
+                setup: None,
+            },
+            &crate::puzzle::Options::default(),
+        )?;
+        crate::puzzle::cube_scramble(5, &sol)
+    }
+}

@@ -101,7 +101,6 @@ impl Centres {
     }
 }
 
-
 /// A stage-4 node: the side centres; the four tracked tredges' midge
 /// slots and their high and low wings' slots (within the class), tredge by
 /// tredge; the bound.
@@ -178,7 +177,10 @@ impl EPair {
 
     /// Bytes of the stage's tables.
     pub fn table_bytes(&self) -> u64 {
-        self.tabs.iter().map(|t| t.bytes().len() as u64).sum::<u64>()
+        self.tabs
+            .iter()
+            .map(|t| t.bytes().len() as u64)
+            .sum::<u64>()
             + self.three_tab.bytes().len() as u64
             + self.sides_tab.bytes().len() as u64
     }
@@ -279,7 +281,7 @@ impl EPair {
             for k in 0..4 {
                 n.d3[k] = self.three_distance(Self::three_rank(&n.mids, &n.wings, k))?;
             }
-            n.h = self.bound(&n);
+            n.h = self.bound(n);
         }
         out.sort_by_key(|n| n.h);
         out.truncate(keep.max(1));
@@ -304,7 +306,10 @@ impl EPair {
     /// the farthest three.
     pub fn parts(&self, n: &NE) -> [u8; 4] {
         let e = |k: usize| {
-            nibble(self.tabs[k].bytes(), ESliceSpace::index(&n.mids, &n.wings[k]) as usize) as u8
+            nibble(
+                self.tabs[k].bytes(),
+                ESliceSpace::index(&n.mids, &n.wings[k]) as usize,
+            ) as u8
         };
         [
             self.sides_distance(n.sides),
