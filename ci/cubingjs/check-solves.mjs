@@ -24,6 +24,7 @@ const EVENTS = {
   "222": { ours: "2x2x2", model: "2x2x2", cube: true },
   "333": { ours: "3x3x3", model: "3x3x3", cube: true },
   "444": { ours: "4x4x4", model: "4x4x4", cube: true },
+  "555": { ours: "5x5x5", model: "5x5x5", cube: true },
   "pyram": { ours: "pyraminx", model: "pyraminx", cube: false },
 };
 let passed = 0, failed = 0;

@@ -81,6 +81,11 @@ impl Last8 {
     /// U/D-layer pieces are those of the other eight tredges; an error
     /// otherwise.
     pub fn node(&self, state: &[u8]) -> Result<N8, String> {
+        self.node_weighted(state, 0)
+    }
+
+    /// [`Last8::node`] with the bound weighted (see [`Last8::weighted`]).
+    pub fn node_weighted(&self, state: &[u8], weight: u8) -> Result<N8, String> {
         let wings = self.tredges.wings.read(&part4(state))?;
         let (midges, flip) = self.tredges.read_midges(state)?;
         if flip.iter().any(|&f| f != 0) {
@@ -122,7 +127,7 @@ impl Last8 {
             d: path.len() as u8,
             h: 0,
         };
-        n.h = self.bound(&n);
+        n.h = Self::weighted(self.bound(&n), weight);
         if n.h == u8::MAX {
             return Err("the group cannot solve these centres".into());
         }
@@ -163,6 +168,30 @@ impl Stage for Last8 {
     }
 
     fn expand(&self, n: &N8, prev: Option<usize>, left: usize, out: &mut Vec<(usize, N8)>) -> u64 {
+        self.expand_weighted(n, prev, left, out, 0)
+    }
+}
+
+impl Last8 {
+    /// The search's bound: the tables' bound times `1 + weight / 8`
+    /// (rounded down; weight 0: admissible).
+    #[inline]
+    pub fn weighted(h: u8, weight: u8) -> u8 {
+        if h == u8::MAX {
+            return h;
+        }
+        h.saturating_add((h as u16 * weight as u16 / 8) as u8)
+    }
+
+    /// [`Stage::expand`] with the bound weighted (see [`Last8::weighted`]).
+    pub fn expand_weighted(
+        &self,
+        n: &N8,
+        prev: Option<usize>,
+        left: usize,
+        out: &mut Vec<(usize, N8)>,
+        weight: u8,
+    ) -> u64 {
         let left = left - 1;
         let prev = prev.map(|i| self.moves[i]);
         let mut dropped = 0;
@@ -188,7 +217,11 @@ impl Stage for Last8 {
                 d,
                 h: 0,
             };
-            c.h = self.bound(&c);
+            c.h = Self::weighted(self.bound(&c), weight);
+            if c.h as usize > left {
+                dropped += 1;
+                continue;
+            }
             out.push((i, c));
         }
         dropped

@@ -62,6 +62,10 @@ pub struct Options {
     pub stage4_roots: usize,
     /// Node budget of one stage-4 or stage-5 length before the next is tried.
     pub pair_level_nodes: u64,
+    /// Stage 4's bound is its tables' bound times `1 + weight / 8`.
+    pub pair_weight: u8,
+    /// Stage 5's bound is its tables' bound times `1 + weight / 8`.
+    pub last_weight: u8,
     /// Stage-4 solutions handed to stage 5.
     pub stage4_candidates: usize,
     /// Stage-5 solutions, each finished by the 3x3x3 solver; the shortest
@@ -79,9 +83,11 @@ impl Default for Options {
             stage1_candidates: 200,
             stage2_candidates: 50,
             stage2_level_nodes: 2_000_000,
-            pair_sets: 8,
-            stage4_roots: 64,
+            pair_sets: 16,
+            stage4_roots: 128,
             pair_level_nodes: 2_000_000,
+            pair_weight: 2,
+            last_weight: 0,
             stage4_candidates: 50,
             stage5_candidates: 8,
             finish_min: Duration::from_millis(5),
@@ -205,11 +211,12 @@ impl Solver {
             let mut lows: Vec<usize> = roots.iter().map(|r| r.lower - r.before).collect();
             lows.sort_unstable();
             eprintln!(
-                "{name}: {} roots, bounds {:?}.., found {} in {:?}, lens {:?}",
+                "{name}: {} roots, bounds {:?}.., found {} in {:?} ({} nodes), lens {:?}",
                 roots.len(),
                 &lows[..lows.len().min(8)],
                 found.found.len(),
                 t0.elapsed(),
+                found.nodes,
                 found
                     .found
                     .iter()
@@ -318,14 +325,14 @@ impl Solver {
         let (start, clock) = Self::clock(&opts);
         let chains = self.chains3(state, &opts, clock)?;
         let pair = self.next_stage(
-            &Roots(&self.epair, opts.pair_sets),
+            &Roots(&self.epair, opts.pair_sets, opts.pair_weight),
             &chains,
             &self.policy(opts.stage4_candidates, opts.pair_level_nodes),
             opts.stage4_roots,
             clock,
         )?;
         let last = self.next_stage(
-            &self.last8,
+            &Weighted(&self.last8, opts.last_weight),
             &pair,
             &self.policy(opts.stage5_candidates, opts.pair_level_nodes),
             usize::MAX,
@@ -428,8 +435,9 @@ impl<P: sides::Parts> Chained for sides::TwoTables<P> {
     }
 }
 
-/// Stage 4 with the number of tredge sets it tries from each state.
-pub struct Roots<'a>(pub &'a EPair, pub usize);
+/// Stage 4 with the number of tredge sets it tries from each state and the
+/// weight of its bound.
+pub struct Roots<'a>(pub &'a EPair, pub usize, pub u8);
 
 impl crate::search::Stage for Roots<'_> {
     type Node = <EPair as crate::search::Stage>::Node;
@@ -446,7 +454,7 @@ impl crate::search::Stage for Roots<'_> {
         left: usize,
         kids: &mut Vec<(usize, Self::Node)>,
     ) -> u64 {
-        self.0.expand(n, prev, left, kids)
+        self.0.expand_weighted(n, prev, left, kids, self.2)
     }
 }
 
@@ -460,23 +468,45 @@ impl Chained for Roots<'_> {
     fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String> {
         Ok(self
             .0
-            .roots(state, self.1)?
+            .roots_weighted(state, self.1, self.2)?
             .into_iter()
             .map(|n| (n, self.0.h(&n)))
             .collect())
     }
 }
 
-impl Chained for Last8 {
+/// Stage 5 with the weight of its bound.
+pub struct Weighted<'a>(pub &'a Last8, pub u8);
+
+impl crate::search::Stage for Weighted<'_> {
+    type Node = <Last8 as crate::search::Stage>::Node;
+    fn prune(&self, n: &Self::Node, left: usize) -> bool {
+        self.0.prune(n, left)
+    }
+    fn goal(&self, n: &Self::Node, left: usize) -> Option<u8> {
+        self.0.goal(n, left)
+    }
+    fn expand(
+        &self,
+        n: &Self::Node,
+        prev: Option<usize>,
+        left: usize,
+        kids: &mut Vec<(usize, Self::Node)>,
+    ) -> u64 {
+        self.0.expand_weighted(n, prev, left, kids, self.1)
+    }
+}
+
+impl Chained for Weighted<'_> {
     fn moves(&self) -> &[Move] {
-        &self.moves
+        &self.0.moves
     }
     fn name(&self) -> &'static str {
         "last8"
     }
     fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String> {
-        let n = self.node(state)?;
-        Ok(vec![(n, self.h(&n))])
+        let n = self.0.node_weighted(state, self.1)?;
+        Ok(vec![(n, self.0.h(&n))])
     }
 }
 

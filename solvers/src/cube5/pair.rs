@@ -122,6 +122,7 @@ pub struct NE {
 pub struct EPair {
     /// The 20 moves of the pairing group.
     pub moves: Vec<Move>,
+
     tredges: Tredges,
     sides: SidesSpace,
     sides_tab: Nibbles,
@@ -230,6 +231,11 @@ impl EPair {
     /// one per set of four tredges, best bound first, at most `keep`; or an
     /// error naming what stage 3 did not do.
     pub fn roots(&self, state: &[u8], keep: usize) -> Result<Vec<NE>, String> {
+        self.roots_weighted(state, keep, 0)
+    }
+
+    /// [`EPair::roots`] with the bound weighted (see [`EPair::expand_weighted`]).
+    pub fn roots_weighted(&self, state: &[u8], keep: usize, weight: u8) -> Result<Vec<NE>, String> {
         let wings = self.tredges.wings.read(&cube5::part4(state))?;
         let (midges, flip) = self.tredges.read_midges(state)?;
         if flip.iter().any(|&f| f != 0) {
@@ -281,7 +287,7 @@ impl EPair {
             for k in 0..4 {
                 n.d3[k] = self.three_distance(Self::three_rank(&n.mids, &n.wings, k))?;
             }
-            n.h = self.bound(n);
+            n.h = Self::weighted(self.bound(n), weight);
         }
         out.sort_by_key(|n| n.h);
         out.truncate(keep.max(1));
@@ -295,6 +301,17 @@ impl EPair {
             h = h.max(nibble(self.tabs[k].bytes(), r) as u8);
         }
         h.max(n.d3.into_iter().max().unwrap_or(0))
+    }
+
+    /// The search's bound: the tables' bound times `1 + weight / 8`
+    /// (rounded down; weight 0: the tables' bound, admissible). A larger
+    /// weight finds solutions sooner, perhaps a move or two longer.
+    #[inline]
+    fn weighted(h: u8, weight: u8) -> u8 {
+        if h == u8::MAX {
+            return h;
+        }
+        h.saturating_add((h as u16 * weight as u16 / 8) as u8)
     }
 
     /// The bound of a node.
@@ -332,21 +349,54 @@ impl Stage for EPair {
     }
 
     fn expand(&self, n: &NE, prev: Option<usize>, left: usize, out: &mut Vec<(usize, NE)>) -> u64 {
+        self.expand_weighted(n, prev, left, out, 0)
+    }
+}
+
+impl EPair {
+    /// [`Stage::expand`] with the bound weighted: times `1 + weight / 8`.
+    pub fn expand_weighted(
+        &self,
+        n: &NE,
+        prev: Option<usize>,
+        left: usize,
+        out: &mut Vec<(usize, NE)>,
+        weight: u8,
+    ) -> u64 {
         let left = left - 1;
         let prev = prev.map(|i| self.moves[i]);
         let mut dropped = 0;
+        // Two passes: the small tables first (side centres, the E-slice
+        // tables); the survivors' four entries in the big three-tredge table
+        // are prefetched together so that their cache misses overlap, then
+        // read.
+        let mut kids = [(
+            0usize,
+            NE {
+                sides: 0,
+                mids: [0; 4],
+                wings: [[0; 4]; 2],
+                d3: [0; 4],
+                h: 0,
+            },
+            0u8,
+            [0usize; 4],
+        ); 20];
+        let mut k = 0;
+        let t = self.three_tab.bytes();
         for (i, &m) in self.moves.iter().enumerate() {
             if !allowed(prev, m) {
                 continue;
             }
             let sides = self.sides.apply(n.sides, i);
-            if self.sides_distance(sides) as usize > left {
+            let ds = self.sides_distance(sides);
+            if ds as usize > left {
                 dropped += 1;
                 continue;
             }
             let (wm, mm) = &self.spaces[0].moves[i];
             let lm = &self.spaces[1].moves[i].0;
-            let mut c = NE {
+            let c = NE {
                 sides,
                 mids: n.mids.map(|x| mm[x as usize]),
                 wings: [
@@ -356,12 +406,30 @@ impl Stage for EPair {
                 d3: [0; 4],
                 h: 0,
             };
-            let t = self.three_tab.bytes();
+            let mut h = ds;
+            for w in 0..2 {
+                let r = ESliceSpace::index(&c.mids, &c.wings[w]) as usize;
+                h = h.max(nibble(self.tabs[w].bytes(), r) as u8);
+            }
+            if h as usize > left {
+                dropped += 1;
+                continue;
+            }
+            let r: [usize; 4] =
+                std::array::from_fn(|j| Self::three_rank(&c.mids, &c.wings, j) as usize);
+            for &x in &r {
+                crate::tables::prefetch(t, x / 5);
+            }
+            kids[k] = (i, c, h, r);
+            k += 1;
+        }
+        for &(i, mut c, h, r) in &kids[..k] {
             let mut far = false;
-            for k in 0..4 {
-                let r = Self::three_rank(&c.mids, &c.wings, k) as usize;
-                c.d3[k] = next_distance(n.d3[k], tablefmt::trit(t, r));
-                if c.d3[k] as usize > left {
+            let mut hmax = h;
+            for j in 0..4 {
+                c.d3[j] = next_distance(n.d3[j], tablefmt::trit(t, r[j]));
+                hmax = hmax.max(c.d3[j]);
+                if c.d3[j] as usize > left {
                     far = true;
                     break;
                 }
@@ -370,7 +438,7 @@ impl Stage for EPair {
                 dropped += 1;
                 continue;
             }
-            c.h = self.bound(&c);
+            c.h = Self::weighted(hmax, weight);
             if c.h as usize > left {
                 dropped += 1;
                 continue;
