@@ -386,3 +386,51 @@ fn help_shows_an_example_of_every_subcommand() {
             )));
     }
 }
+
+/// Impossible 5x5x5 states are refused with exit 2 and one line before any
+/// table is read or built: the table directory given is empty and stays so.
+#[test]
+fn bad_5x5x5_states_exit_2_before_any_table() {
+    let solved: String = "URFDLB"
+        .chars()
+        .flat_map(|c| std::iter::repeat_n(c, 25))
+        .collect();
+    let at = |f: usize, r: usize, c: usize| f * 25 + r * 5 + c;
+    let with = |changes: &[(usize, char)]| -> String {
+        let mut s: Vec<char> = solved.chars().collect();
+        for &(i, c) in changes {
+            s[i] = c;
+        }
+        s.into_iter().collect()
+    };
+    let (u, r, f, b) = (0, 1, 2, 5);
+    let cases = [
+        ("short", solved[..149].to_string()),
+        ("long", format!("{solved}U")),
+        ("letter", with(&[(at(u, 0, 0), 'X')])),
+        ("T-centre count", with(&[(at(u, 1, 2), 'R')])),
+        // The wing at U row 0 column 1 turned over: its U facelet shows B.
+        ("wing", with(&[(at(u, 0, 1), 'B'), (at(b, 0, 3), 'U')])),
+        // The URF corner twisted in place.
+        (
+            "corner",
+            with(&[(at(u, 4, 4), 'R'), (at(r, 0, 0), 'F'), (at(f, 0, 4), 'U')]),
+        ),
+        // The UF midge flipped.
+        ("midge", with(&[(at(u, 4, 2), 'F'), (at(f, 0, 2), 'U')])),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (what, state) in cases {
+        let out = Command::cargo_bin("cubesolve")
+            .unwrap()
+            .arg("--tables")
+            .arg(dir.path())
+            .args(["solve", "--puzzle", "5x5x5", "--state", &state])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        one_line(&out);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{what}");
+    }
+}

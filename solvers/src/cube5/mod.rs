@@ -79,7 +79,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             time_budget: Duration::from_millis(1000),
-            hard_limit: Duration::from_secs(60),
+            hard_limit: HARD_LIMIT,
             stage1_candidates: 200,
             stage2_candidates: 50,
             stage2_level_nodes: 2_000_000,
