@@ -426,8 +426,8 @@ impl EPair {
         for &(i, mut c, h, r) in &kids[..k] {
             let mut far = false;
             let mut hmax = h;
-            for j in 0..4 {
-                c.d3[j] = next_distance(n.d3[j], tablefmt::trit(t, r[j]));
+            for (j, &rank) in r.iter().enumerate() {
+                c.d3[j] = next_distance(n.d3[j], tablefmt::trit(t, rank));
                 hmax = hmax.max(c.d3[j]);
                 if c.d3[j] as usize > left {
                     far = true;
