@@ -535,10 +535,14 @@ fn canonical_by(s: &mut [u8], order: &[usize]) {
     }
 }
 
+/// A tredge's facelets when solved: midge, high wing, low wing; and its
+/// midge's height (0: the E slice).
+type Tredge = ([usize; 2], [usize; 2], [usize; 2], i32);
+
 /// The tredges of a solved 5x5x5 by position: per dedge, its midge facelets,
 /// its high wing's and its low wing's (classes as [`high_wing_facelets`]),
 /// and the midge's height (0: the E slice).
-fn tredges(cube: &CubeN) -> Vec<([usize; 2], [usize; 2], [usize; 2], i32)> {
+fn tredges(cube: &CubeN) -> Vec<Tredge> {
     let high = high_wing_facelets(cube);
     let edge = |p: [i32; 3]| p.map(|x| if x.abs() == 2 { 0 } else { x });
     let wings = cubies(cube, is_wing);
