@@ -149,6 +149,26 @@ impl Tredges {
     pub fn wing_move(&self, m: Move) -> Result<[u8; 24], String> {
         Ok(self.wings.slot_perm(&CubeN::new(4), move4(m)?))
     }
+
+    /// Under a move of the pairing group (or of a group in it): the images
+    /// of the high slots and of the low slots, each within its class
+    /// (0..12), and of the midge slots; an error if the move mixes the wing
+    /// classes or flips a midge.
+    pub fn class_move(&self, m: Move) -> Result<[[u8; 12]; 3], String> {
+        let w = self.wing_move(m)?;
+        let (to, flip) = self.midge_move(m)?;
+        if flip.iter().any(|&f| f != 0) {
+            return Err(format!("move {m} flips midges"));
+        }
+        let mut out = [[0u8; 12], [0u8; 12], to];
+        for e in 0..24 {
+            if (e < 12) != (w[e] < 12) {
+                return Err(format!("move {m} moves wings between the classes"));
+            }
+            out[e / 12][e % 12] = w[e] % 12;
+        }
+        Ok(out)
+    }
 }
 
 /// A 5x5x5 space of the catalog.
@@ -514,18 +534,7 @@ impl MidPairSpace {
         let moves = moves
             .iter()
             .map(|&m| {
-                let w = t.wing_move(m)?;
-                let (to, flip) = t.midge_move(m)?;
-                if flip.iter().any(|&f| f != 0) {
-                    return Err(format!("move {m} flips midges"));
-                }
-                let mut hi = [0u8; 12];
-                for e in 0..12 {
-                    if w[e] >= 12 {
-                        return Err(format!("move {m} moves wings between the classes"));
-                    }
-                    hi[e] = w[e];
-                }
+                let [hi, _, to] = t.class_move(m)?;
                 Ok((hi, to))
             })
             .collect::<Result<_, String>>()?;

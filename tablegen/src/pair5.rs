@@ -90,24 +90,11 @@ impl ESliceSpace {
     /// flips a midge.
     pub fn new(high: bool, moves: &[Move]) -> Result<ESliceSpace, String> {
         let t = Tredges::new();
-        let off = if high { 0 } else { 12 };
         let moves = moves
             .iter()
             .map(|&m| {
-                let w = t.wing_move(m)?;
-                let (to, flip) = t.midge_move(m)?;
-                if flip.iter().any(|&f| f != 0) {
-                    return Err(format!("move {m} flips midges"));
-                }
-                let mut wm = [0u8; 12];
-                for e in 0..12 {
-                    let x = w[off + e] as usize;
-                    if x < off || x >= off + 12 {
-                        return Err(format!("move {m} moves wings between the classes"));
-                    }
-                    wm[e] = (x - off) as u8;
-                }
-                Ok((wm, to))
+                let [hi, lo, to] = t.class_move(m)?;
+                Ok((if high { hi } else { lo }, to))
             })
             .collect::<Result<Vec<_>, String>>()?;
         let mut e = [0u8; 4];
@@ -609,7 +596,7 @@ impl Last8Space {
         let restrict = |to: &[u8], m: Move, what: &str| -> Result<[u8; 8], String> {
             let mut out = [0u8; 8];
             for (x, &e) in ud.iter().enumerate() {
-                let y = local[to[e as usize] as usize % 12];
+                let y = local[to[e as usize] as usize];
                 if y == u8::MAX {
                     return Err(format!("{m} moves a U/D-layer {what} into the E slice"));
                 }
@@ -619,17 +606,10 @@ impl Last8Space {
         };
         let mut slot_moves = Vec::new();
         for &m in moves {
-            let w = t.wing_move(m)?;
-            if (0..12).any(|s| w[s] >= 12) {
-                return Err(format!("{m} moves wings between the classes"));
-            }
-            let (to, flip) = t.midge_move(m)?;
-            if flip.iter().any(|&f| f != 0) {
-                return Err(format!("{m} flips midges"));
-            }
+            let [hi, lo, to] = t.class_move(m)?;
             slot_moves.push([
-                restrict(&w[..12], m, "wing")?,
-                restrict(&w[12..], m, "wing")?,
+                restrict(&hi, m, "wing")?,
+                restrict(&lo, m, "wing")?,
                 restrict(&to, m, "midge")?,
             ]);
         }

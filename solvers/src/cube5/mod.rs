@@ -325,14 +325,14 @@ impl Solver {
         let (start, clock) = Self::clock(&opts);
         let chains = self.chains3(state, &opts, clock)?;
         let pair = self.next_stage(
-            &Roots(&self.epair, opts.pair_sets, opts.pair_weight),
+            &Weighted(&self.epair, opts.pair_sets, opts.pair_weight),
             &chains,
             &self.policy(opts.stage4_candidates, opts.pair_level_nodes),
             opts.stage4_roots,
             clock,
         )?;
         let last = self.next_stage(
-            &Weighted(&self.last8, opts.last_weight),
+            &Weighted(&self.last8, 1, opts.last_weight),
             &pair,
             &self.policy(opts.stage5_candidates, opts.pair_level_nodes),
             usize::MAX,
@@ -435,12 +435,38 @@ impl<P: sides::Parts> Chained for sides::TwoTables<P> {
     }
 }
 
-/// Stage 4 with the number of tredge sets it tries from each state and the
-/// weight of its bound.
-pub struct Roots<'a>(pub &'a EPair, pub usize, pub u8);
+/// A stage whose search bound can be weighted (times `1 + weight / 8`):
+/// stages 4 and 5.
+pub trait WeightedStage: crate::search::Stage {
+    /// The stage's name in solutions and errors.
+    const NAME: &'static str;
+    /// The stage's moves.
+    fn stage_moves(&self) -> &[Move];
+    /// [`crate::search::Stage::expand`] with the bound weighted.
+    fn expand_weighted(
+        &self,
+        n: &Self::Node,
+        prev: Option<usize>,
+        left: usize,
+        kids: &mut Vec<(usize, Self::Node)>,
+        weight: u8,
+    ) -> u64;
+    /// The roots of a state (at most `keep` where the stage has a choice)
+    /// with their weighted bounds.
+    fn roots_weighted(
+        &self,
+        state: &[u8],
+        keep: usize,
+        weight: u8,
+    ) -> Result<Vec<(Self::Node, usize)>, String>;
+}
 
-impl crate::search::Stage for Roots<'_> {
-    type Node = <EPair as crate::search::Stage>::Node;
+/// A stage with the number of roots it keeps per state and its bound's
+/// weight, as a link of the chain.
+pub struct Weighted<'a, S>(pub &'a S, pub usize, pub u8);
+
+impl<S: WeightedStage> crate::search::Stage for Weighted<'_, S> {
+    type Node = S::Node;
     fn prune(&self, n: &Self::Node, left: usize) -> bool {
         self.0.prune(n, left)
     }
@@ -458,55 +484,69 @@ impl crate::search::Stage for Roots<'_> {
     }
 }
 
-impl Chained for Roots<'_> {
+impl<S: WeightedStage> Chained for Weighted<'_, S> {
     fn moves(&self) -> &[Move] {
-        &self.0.moves
+        self.0.stage_moves()
     }
     fn name(&self) -> &'static str {
-        "pair-e"
+        S::NAME
     }
     fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String> {
-        Ok(self
-            .0
-            .roots_weighted(state, self.1, self.2)?
-            .into_iter()
-            .map(|n| (n, self.0.h(&n)))
-            .collect())
+        self.0.roots_weighted(state, self.1, self.2)
     }
 }
 
-/// Stage 5 with the weight of its bound.
-pub struct Weighted<'a>(pub &'a Last8, pub u8);
-
-impl crate::search::Stage for Weighted<'_> {
-    type Node = <Last8 as crate::search::Stage>::Node;
-    fn prune(&self, n: &Self::Node, left: usize) -> bool {
-        self.0.prune(n, left)
+impl WeightedStage for EPair {
+    const NAME: &'static str = "pair-e";
+    fn stage_moves(&self) -> &[Move] {
+        &self.moves
     }
-    fn goal(&self, n: &Self::Node, left: usize) -> Option<u8> {
-        self.0.goal(n, left)
-    }
-    fn expand(
+    fn expand_weighted(
         &self,
         n: &Self::Node,
         prev: Option<usize>,
         left: usize,
         kids: &mut Vec<(usize, Self::Node)>,
+        weight: u8,
     ) -> u64 {
-        self.0.expand_weighted(n, prev, left, kids, self.1)
+        EPair::expand_weighted(self, n, prev, left, kids, weight)
+    }
+    fn roots_weighted(
+        &self,
+        state: &[u8],
+        keep: usize,
+        weight: u8,
+    ) -> Result<Vec<(Self::Node, usize)>, String> {
+        Ok(EPair::roots_weighted(self, state, keep, weight)?
+            .into_iter()
+            .map(|n| (n, self.h(&n)))
+            .collect())
     }
 }
 
-impl Chained for Weighted<'_> {
-    fn moves(&self) -> &[Move] {
-        &self.0.moves
+impl WeightedStage for Last8 {
+    const NAME: &'static str = "last8";
+    fn stage_moves(&self) -> &[Move] {
+        &self.moves
     }
-    fn name(&self) -> &'static str {
-        "last8"
+    fn expand_weighted(
+        &self,
+        n: &Self::Node,
+        prev: Option<usize>,
+        left: usize,
+        kids: &mut Vec<(usize, Self::Node)>,
+        weight: u8,
+    ) -> u64 {
+        Last8::expand_weighted(self, n, prev, left, kids, weight)
     }
-    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String> {
-        let n = self.0.node_weighted(state, self.1)?;
-        Ok(vec![(n, self.0.h(&n))])
+    fn roots_weighted(
+        &self,
+        state: &[u8],
+        _keep: usize,
+        weight: u8,
+    ) -> Result<Vec<(Self::Node, usize)>, String> {
+        let n = self.node_weighted(state, weight)?;
+        Ok(vec![(n, self.h(&n))])
     }
 }
 
