@@ -158,9 +158,29 @@ pub fn parse_any(name: &str, input: &Input) -> Result<Position, SolveError> {
             tablegen::cli::quote(name)
         ))
     })?;
+    parse_valid_cube(n, input)
+}
+
+/// Reads an NxNxN cube from a state string or a scramble and refuses an
+/// impossible one (every orbit checked by [`tablegen::validate`]), before any
+/// table is loaded.
+pub fn parse_valid_cube(n: usize, input: &Input) -> Result<Position, SolveError> {
     let pos = parse_cube(n, input)?;
     tablegen::validate::validate(&CubeN::new(n), cube_state(&pos)?).map_err(SolveError::Input)?;
     Ok(pos)
+}
+
+/// The scramble of a random state: the inverse of what `solver` answers for
+/// it (an NxNxN cube).
+pub fn scramble_of(solver: &dyn Solve, n: usize, state: Vec<u8>) -> Result<Scramble, SolveError> {
+    let sol = solver.solve(
+        &Position {
+            state: State::Cube(state),
+            setup: None,
+        },
+        &Options::default(),
+    )?;
+    cube_scramble(n, &sol)
 }
 
 /// A random-state scramble.

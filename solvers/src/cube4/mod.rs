@@ -726,11 +726,8 @@ impl crate::puzzle::Puzzle for Cube4Puzzle {
         "4x4x4"
     }
     fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
-        let pos = crate::puzzle::parse_cube(4, input)?;
         // Refuse a bad state before loading (or building) any table.
-        let st = crate::puzzle::cube_state(&pos)?;
-        validate(&CubeN::new(4), st).map_err(SolveError::Input)?;
-        Ok(pos)
+        crate::puzzle::parse_valid_cube(4, input)
     }
     fn load(
         &self,
@@ -766,14 +763,6 @@ impl crate::puzzle::Solve for Solver {
     }
     fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
         let state = tablegen::cube4::random_state(rand::Rng::gen(&mut crate::puzzle::rng(seed)));
-        let sol = crate::puzzle::Solve::solve(
-            self,
-            &crate::puzzle::Position {
-                state: crate::puzzle::State::Cube(state.clone()),
-                setup: None,
-            },
-            &crate::puzzle::Options::default(),
-        )?;
-        crate::puzzle::cube_scramble(4, &sol)
+        crate::puzzle::scramble_of(self, 4, state)
     }
 }

@@ -579,11 +579,8 @@ impl crate::puzzle::Puzzle for Cube5Puzzle {
         "5x5x5"
     }
     fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
-        let pos = crate::puzzle::parse_cube(5, input)?;
         // Refuse a bad state before loading (or building) any table.
-        let st = crate::puzzle::cube_state(&pos)?;
-        validate(&CubeN::new(5), st).map_err(SolveError::Input)?;
-        Ok(pos)
+        crate::puzzle::parse_valid_cube(5, input)
     }
     fn load(
         &self,
@@ -618,17 +615,10 @@ impl crate::puzzle::Solve for Solver {
         })
     }
     fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
-        let cube = CubeN::new(5);
-        let state =
-            tablegen::orbits::random_state(&cube, rand::Rng::gen(&mut crate::puzzle::rng(seed)));
-        let sol = crate::puzzle::Solve::solve(
-            self,
-            &crate::puzzle::Position {
-                state: crate::puzzle::State::Cube(state),
-                setup: None,
-            },
-            &crate::puzzle::Options::default(),
-        )?;
-        crate::puzzle::cube_scramble(5, &sol)
+        let state = tablegen::orbits::random_state(
+            &CubeN::new(5),
+            rand::Rng::gen(&mut crate::puzzle::rng(seed)),
+        );
+        crate::puzzle::scramble_of(self, 5, state)
     }
 }
