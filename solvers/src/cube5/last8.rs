@@ -8,17 +8,81 @@
 //! at once, `5x5x5-last8-edges`, followed move by move in its mod-3 table)
 //! and the T- and X-centre distances in the group (computed at load).
 
-use super::pair::{Centres, CENTRE_IDS, MARKED};
 use crate::search::{allowed, next_distance, Stage};
 use crate::tables::{TableError, Trits};
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::cube5::{part4, Tredges};
-use tablegen::notation::Move;
+use tablegen::notation::{Face, Move};
 use tablegen::pair5::{last8_moves, Last8Space};
+use tablegen::projection::{self, FaceletMaskSpace};
 
 /// The stage's table.
 pub const ID: &str = "5x5x5-last8-edges";
+
+/// The centre tables: the projections (one colour of each axis pair
+/// marked) of these catalog tables, with distances under a stage's group
+/// computed at load.
+const CENTRE_IDS: [&str; 2] = ["5x5x5-t-centres-solve", "5x5x5-x-centres-solve"];
+
+/// One centre orbit under a stage's group: its projection and the
+/// distance of each rank to the goals (`u8::MAX`: not in the group's orbit).
+struct Centres {
+    space: FaceletMaskSpace,
+    dist: Vec<u8>,
+}
+
+impl Centres {
+    /// Distances under `moves` to solved.
+    fn new(id: &str, moves: &[Move]) -> Result<Centres, TableError> {
+        let bad = |msg: String| TableError::Build(id.into(), msg);
+        let def = match catalog::find(id).map(|d| d.space) {
+            Some(SpaceDef::Facelets { def, .. }) => def,
+            _ => return Err(bad("not a facelet projection".into())),
+        };
+        let space = projection::build(&def, moves).map_err(bad)?;
+        let mut dist = vec![u8::MAX; tablegen::bfs::Space::size(&space) as usize];
+        let goal = space.goal_mask();
+        dist[space.rank(goal) as usize] = 0;
+        let mut layer = vec![goal];
+        let mut d = 0;
+        while !layer.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for &m in &layer {
+                for i in 0..moves.len() {
+                    let c = space.apply(m, i);
+                    let r = space.rank(c) as usize;
+                    if dist[r] == u8::MAX {
+                        dist[r] = d;
+                        next.push(c);
+                    }
+                }
+            }
+            layer = next;
+        }
+        Ok(Centres { space, dist })
+    }
+
+    #[inline]
+    fn get(&self, mask: u64) -> u8 {
+        self.dist[self.space.rank(mask) as usize]
+    }
+
+    /// How many ranks the group reaches.
+    fn reached(&self) -> usize {
+        self.dist.iter().filter(|&&d| d != u8::MAX).count()
+    }
+}
+
+/// Marked colours of the centre projections (one of each axis pair).
+const MARKED: [bool; 6] = {
+    let mut m = [false; 6];
+    m[Face::U as usize] = true;
+    m[Face::R as usize] = true;
+    m[Face::F as usize] = true;
+    m
+};
 
 /// A node: the two centre masks, the high and low relative permutations
 /// (ranks), their exact pairing distance, the bound.

@@ -1,9 +1,9 @@
 //! Stage 4 of the 5x5x5 reduction: in the pairing group
 //! `<U, D, R, L, F2, B2, Uw2, Dw2, Rw2, Lw2, Fw2, Bw2>`, four tredges paired in
-//! the E slice and every T- and X-centre where
-//! `<U, D, R2, L2, F2, B2, Rw2, Lw2, Fw2, Bw2>` (the last stage's group) can
-//! solve it. Which four tredges is the solver's choice: every set of four
-//! is a root of the search, the best few by bound kept.
+//! the E slice and the side centres in an arrangement
+//! `<U, D, R2, L2, F2, B2, Rw2, Lw2, Fw2, Bw2>` (the last stage's group)
+//! reaches. Which four tredges is the solver's choice: every set of four is
+//! a root of the search, the best few by bound kept.
 
 use crate::search::{allowed, next_distance, Stage};
 use crate::tables::{nibble, Nibbles, TableError, Trits};
@@ -11,9 +11,8 @@ use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::cube4::pairing_moves;
 use tablegen::cube5::{self, Tredges};
-use tablegen::notation::{Face, Move};
+use tablegen::notation::Move;
 use tablegen::pair5::{last8_moves, ESliceSpace, ETripleSpace, SidesSpace};
-use tablegen::projection::{self, FaceletMaskSpace};
 
 /// Stage 4's tables: four midges with their high wings, and with their low
 /// wings, paired in the E slice; three tredges (midges and both wings)
@@ -24,82 +23,6 @@ pub const IDS: [&str; 4] = [
     "5x5x5-e-slice-three",
     "5x5x5-side-centres",
 ];
-
-/// The centre tables: the projections (one colour of each axis pair
-/// marked) of these catalog tables, with distances under a stage's group
-/// computed at load.
-pub(super) const CENTRE_IDS: [&str; 2] = ["5x5x5-t-centres-solve", "5x5x5-x-centres-solve"];
-
-/// One centre orbit under a stage's group: its projection and the
-/// distance of each rank to the goals (`u8::MAX`: not in the group's orbit).
-pub(super) struct Centres {
-    pub(super) space: FaceletMaskSpace,
-    dist: Vec<u8>,
-}
-
-impl Centres {
-    /// Distances under `moves` to solved.
-    pub(super) fn new(id: &str, moves: &[Move]) -> Result<Centres, TableError> {
-        Centres::to_orbit(id, moves, &[])
-    }
-
-    /// Distances under `moves` to the orbit of solved under `sub` (solved
-    /// alone if `sub` is empty).
-    pub(super) fn to_orbit(id: &str, moves: &[Move], sub: &[Move]) -> Result<Centres, TableError> {
-        let bad = |msg: String| TableError::Build(id.into(), msg);
-        let def = match catalog::find(id).map(|d| d.space) {
-            Some(SpaceDef::Facelets { def, .. }) => def,
-            _ => return Err(bad("not a facelet projection".into())),
-        };
-        let space = projection::build(&def, moves).map_err(bad)?;
-        let mut dist = vec![u8::MAX; tablegen::bfs::Space::size(&space) as usize];
-        let goal = space.goal_mask();
-        dist[space.rank(goal) as usize] = 0;
-        let mut layer = vec![goal];
-        if !sub.is_empty() {
-            let inner = projection::build(&def, sub).map_err(bad)?;
-            let mut i = 0;
-            while i < layer.len() {
-                for k in 0..sub.len() {
-                    let c = inner.apply(layer[i], k);
-                    let r = space.rank(c) as usize;
-                    if dist[r] == u8::MAX {
-                        dist[r] = 0;
-                        layer.push(c);
-                    }
-                }
-                i += 1;
-            }
-        }
-        let mut d = 0;
-        while !layer.is_empty() {
-            d += 1;
-            let mut next = Vec::new();
-            for &m in &layer {
-                for i in 0..moves.len() {
-                    let c = space.apply(m, i);
-                    let r = space.rank(c) as usize;
-                    if dist[r] == u8::MAX {
-                        dist[r] = d;
-                        next.push(c);
-                    }
-                }
-            }
-            layer = next;
-        }
-        Ok(Centres { space, dist })
-    }
-
-    #[inline]
-    pub(super) fn get(&self, mask: u64) -> u8 {
-        self.dist[self.space.rank(mask) as usize]
-    }
-
-    /// How many ranks the group reaches.
-    pub(super) fn reached(&self) -> usize {
-        self.dist.iter().filter(|&&d| d != u8::MAX).count()
-    }
-}
 
 /// A stage-4 node: the side centres; the four tracked tredges' midge
 /// slots and their high and low wings' slots (within the class), tredge by
@@ -131,15 +54,6 @@ pub struct EPair {
     three: ETripleSpace,
     three_tab: Trits,
 }
-
-/// Marked colours of the centre projections (one of each axis pair).
-pub(super) const MARKED: [bool; 6] = {
-    let mut m = [false; 6];
-    m[Face::U as usize] = true;
-    m[Face::R as usize] = true;
-    m[Face::F as usize] = true;
-    m
-};
 
 /// Sets of four of twelve, as bit masks.
 fn fours() -> Vec<u16> {
