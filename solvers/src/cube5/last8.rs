@@ -205,15 +205,6 @@ impl Last8 {
             .max(n.d)
     }
 
-    /// The parts of a node's bound: T- and X-centres, the edges.
-    pub fn parts(&self, n: &N8) -> [u8; 3] {
-        [
-            self.centres[0].get(n.centres[0]),
-            self.centres[1].get(n.centres[1]),
-            n.d,
-        ]
-    }
-
     /// The bound of a node.
     pub fn h(&self, n: &N8) -> usize {
         n.h as usize

@@ -232,23 +232,6 @@ impl EPair {
     pub fn h(&self, n: &NE) -> usize {
         n.h as usize
     }
-
-    /// The parts of a node's bound: the side centres, high and low wings,
-    /// the farthest three.
-    pub fn parts(&self, n: &NE) -> [u8; 4] {
-        let e = |k: usize| {
-            nibble(
-                self.tabs[k].bytes(),
-                ESliceSpace::index(&n.mids, &n.wings[k]) as usize,
-            ) as u8
-        };
-        [
-            self.sides_distance(n.sides),
-            e(0),
-            e(1),
-            n.d3.into_iter().max().unwrap_or(0),
-        ]
-    }
 }
 
 impl Stage for EPair {
