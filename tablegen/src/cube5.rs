@@ -171,6 +171,64 @@ impl Tredges {
     }
 }
 
+/// Swaps the two colours of chosen tredges (the midge and both wings of each)
+/// on a 5x5x5 facelet state. A tredge so recoloured reads as flipped: its
+/// midge flips and its two wings trade classes, so the pairing group's goal
+/// (midges oriented, high wings in high slots) has one form per set of
+/// recoloured tredges. An even set keeps the state a legal cube (each
+/// recoloured tredge is one wing transposition and one midge flip), and a
+/// tredge is paired in the recoloured state exactly when it is in the real
+/// one: the swap is the same on its three pieces.
+#[derive(Clone, Debug)]
+pub struct Recolour {
+    /// The facelets of every midge and every wing, as pairs.
+    pairs: Vec<[usize; 2]>,
+    /// The two colours of each tredge (dedge numbering).
+    colours: [[u8; 2]; 12],
+}
+
+impl Default for Recolour {
+    fn default() -> Self {
+        Recolour::new()
+    }
+}
+
+impl Recolour {
+    /// The 5x5x5's edge pieces.
+    pub fn new() -> Recolour {
+        let cube = CubeN::new(5);
+        let t = Tredges::new();
+        let solved = cube.solved();
+        let mut pairs: Vec<[usize; 2]> = EDGE_CELLS
+            .iter()
+            .map(|c| c.map(|(f, r, k)| cube.index(f, 2 * r, 2 * k)))
+            .collect();
+        let colours = std::array::from_fn(|e| {
+            let [a, b] = pairs[t.edge_of_dedge[e] as usize];
+            [solved[a], solved[b]]
+        });
+        pairs.extend(crate::orbits::Orbits::new(&cube).wings[0].iter().copied());
+        Recolour { pairs, colours }
+    }
+
+    /// Recolours the tredges of `set` (bit `e` for dedge `e`).
+    pub fn apply(&self, state: &mut [u8], set: u16) {
+        if set == 0 {
+            return;
+        }
+        for &[a, b] in &self.pairs {
+            let (x, y) = (state[a], state[b]);
+            let hit = (0..12).filter(|e| set >> e & 1 == 1).any(|e| {
+                let [c, d] = self.colours[e];
+                (x, y) == (c, d) || (x, y) == (d, c)
+            });
+            if hit {
+                state.swap(a, b);
+            }
+        }
+    }
+}
+
 /// A 5x5x5 space of the catalog.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reduction5 {
@@ -596,6 +654,43 @@ impl Space for MidPairSpace {
 mod tests {
     use super::*;
     use crate::perm::perm_rank;
+
+    /// Recolouring an even set of tredges: a legal state whose midges of
+    /// the set read flipped and whose wings of the set trade classes; twice
+    /// is the identity; it commutes with moves.
+    #[test]
+    fn recolour_flips_tredges() {
+        let c5 = CubeN::new(5);
+        let t = Tredges::new();
+        let r = Recolour::new();
+        let alg = crate::notation::parse_alg("Rw U' Fw2 D Lw' B2 Uw R' Dw2 F").unwrap();
+        for set in [0b11u16, 0b1010_0000_0101, 0xfff] {
+            let mut s = c5.solved();
+            r.apply(&mut s, set);
+            crate::validate::validate(&c5, &s).unwrap();
+            let (piece, flip) = t.read_midges(&s).unwrap();
+            for e in 0..12 {
+                assert_eq!(piece[e] as usize, e);
+                assert_eq!(flip[e] as u16, set >> e & 1, "set {set:b} dedge {e}");
+            }
+            let wings = t.wings.read(&part4(&s)).unwrap();
+            for (slot, &p) in wings.iter().enumerate() {
+                let swapped = set >> (slot % 12) & 1 == 1;
+                let want = if swapped { (slot + 12) % 24 } else { slot };
+                assert_eq!(p as usize, want, "set {set:b} slot {slot}");
+            }
+            let mut a = c5.solved();
+            c5.apply_alg(&mut a, &alg);
+            r.apply(&mut a, set);
+            let mut b = s.clone();
+            c5.apply_alg(&mut b, &alg);
+            assert_eq!(a, b);
+            r.apply(&mut a, set);
+            let mut c = c5.solved();
+            c5.apply_alg(&mut c, &alg);
+            assert_eq!(a, c);
+        }
+    }
 
     #[test]
     fn part4_follows_the_4x4x4() {

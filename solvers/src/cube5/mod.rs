@@ -56,6 +56,9 @@ pub struct Options {
     pub stage2_candidates: usize,
     /// Node budget of one stage-2 or stage-3 length before the next is tried.
     pub stage2_level_nodes: u64,
+    /// Stage-3 roots kept in all (best total bound first): each stage-2 end
+    /// has one per even set of tredges taken as flipped.
+    pub split_roots: usize,
     /// Sets of four tredges (best bound first) tried from each stage-3 end.
     pub pair_sets: usize,
     /// Stage-4 roots kept in all (best total bound first).
@@ -83,6 +86,7 @@ impl Default for Options {
             stage1_candidates: 200,
             stage2_candidates: 50,
             stage2_level_nodes: 2_000_000,
+            split_roots: 4096,
             pair_sets: 16,
             stage4_roots: 128,
             pair_level_nodes: 2_000_000,
@@ -120,13 +124,15 @@ pub const STAGES: [&str; 6] = ["centres-ud", "sides", "split", "pair-e", "last8"
 
 /// A chain of stages so far: its frame (an index into
 /// [`axis_rotations`]), its moves in that frame, the length of each stage,
-/// the state after them (in that frame).
+/// the state after them (in that frame, with the tredges of `recoloured`
+/// recoloured: [`tablegen::cube5::Recolour`]).
 #[derive(Clone)]
 struct Chain {
     axis: usize,
     moves: Vec<Move>,
     lens: Vec<usize>,
     state: Vec<u8>,
+    recoloured: u16,
 }
 
 impl Solver {
@@ -169,6 +175,7 @@ impl Solver {
                     lens: vec![moves.len()],
                     moves,
                     state: s,
+                    recoloured: 0,
                 });
             }
         }
@@ -189,13 +196,13 @@ impl Solver {
         let mut roots = Vec::new();
         let mut owner = Vec::new();
         for (k, c) in chains.iter().enumerate() {
-            for (node, bound) in stage.roots(&c.state).map_err(SolveError::Internal)? {
+            for (node, bound, set) in stage.roots(&c.state).map_err(SolveError::Internal)? {
                 roots.push(Root {
                     node,
                     before: c.moves.len(),
                     lower: c.moves.len() + bound,
                 });
-                owner.push(k);
+                owner.push((k, set));
             }
         }
         // The best roots by their bound, at most `max_roots` (ties keep the
@@ -204,7 +211,7 @@ impl Solver {
         order.sort_by_key(|&k| roots[k].lower);
         order.truncate(max_roots.max(1));
         let roots: Vec<Root<S::Node>> = order.iter().map(|&k| roots[k]).collect();
-        let owner: Vec<usize> = order.iter().map(|&k| owner[k]).collect();
+        let owner: Vec<(usize, u16)> = order.iter().map(|&k| owner[k]).collect();
         let t0 = Instant::now();
         let found = deepen(stage, &roots, policy, clock);
         if std::env::var("CUBE5_DEBUG").is_ok() {
@@ -235,11 +242,13 @@ impl Solver {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         for f in found.found {
-            let c = &chains[owner[f.root]];
+            let (k, set) = owner[f.root];
+            let c = &chains[k];
             let m: Vec<Move> = f.path.iter().map(|&i| moves[i]).collect();
             let mut s = c.state.clone();
+            stage.recolour(&mut s, set);
             self.cube.apply_alg(&mut s, &m);
-            if !seen.insert(s.clone()) {
+            if !seen.insert((s.clone(), c.recoloured ^ set)) {
                 continue;
             }
             let mut all = c.moves.clone();
@@ -251,6 +260,7 @@ impl Solver {
                 moves: all,
                 lens,
                 state: s,
+                recoloured: c.recoloured ^ set,
             });
         }
         Ok(out)
@@ -269,7 +279,7 @@ impl Solver {
         }
         let policy = self.policy(opts.stage2_candidates, opts.stage2_level_nodes);
         let chains = self.next_stage(&self.sides, &chains, &policy, usize::MAX, clock)?;
-        self.next_stage(&self.split, &chains, &policy, usize::MAX, clock)
+        self.next_stage(&self.split, &chains, &policy, opts.split_roots, clock)
     }
 
     fn policy(&self, want: usize, level_nodes: u64) -> Policy {
@@ -312,6 +322,7 @@ impl Solver {
                 rotation: axis_rotations()[c.axis].clone(),
                 lens: [c.lens[0], c.lens[1], c.lens[2]],
                 state: c.state,
+                recoloured: c.recoloured,
             })
             .collect())
     }
@@ -346,7 +357,10 @@ impl Solver {
             }
             // The reduced cube as a 3x3x3: its fixed centres are home (the
             // frame renamed the colours so), so no turn is needed.
-            let s3 = tablegen::validate::skeleton3(&self.cube, &c.state);
+            // The real cube: recolouring twice is no recolouring.
+            let mut real = c.state.clone();
+            self.split.recolour(&mut real, c.recoloured);
+            let s3 = tablegen::validate::skeleton3(&self.cube, &real);
             let cc = tablegen::cube3::CubieCube::from_facelets(&s3)
                 .map_err(|e| SolveError::Internal(format!("reduced cube: {e}")))?;
             let before = c.moves.len();
@@ -418,8 +432,11 @@ pub trait Chained: crate::search::Stage {
     fn moves(&self) -> &[Move];
     /// The stage's name in solutions and errors.
     fn name(&self) -> &'static str;
-    /// The nodes of a state and their bounds (one for most stages).
-    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String>;
+    /// The nodes of a state, each with its bound and the set of tredges
+    /// it takes as recoloured (0 for most stages).
+    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize, u16)>, String>;
+    /// Recolours the tredges of `set` (a root's) in a state.
+    fn recolour(&self, _state: &mut [u8], _set: u16) {}
 }
 
 impl<P: sides::Parts> Chained for sides::TwoTables<P> {
@@ -429,9 +446,11 @@ impl<P: sides::Parts> Chained for sides::TwoTables<P> {
     fn name(&self) -> &'static str {
         P::NAME
     }
-    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String> {
-        let n = self.node(state)?;
-        Ok(vec![(n, self.h(&n))])
+    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize, u16)>, String> {
+        sides::TwoTables::roots(self, state)
+    }
+    fn recolour(&self, state: &mut [u8], set: u16) {
+        sides::TwoTables::recolour(self, state, set)
     }
 }
 
@@ -491,8 +510,13 @@ impl<S: WeightedStage> Chained for Weighted<'_, S> {
     fn name(&self) -> &'static str {
         S::NAME
     }
-    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize)>, String> {
-        self.0.roots_weighted(state, self.1, self.2)
+    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize, u16)>, String> {
+        Ok(self
+            .0
+            .roots_weighted(state, self.1, self.2)?
+            .into_iter()
+            .map(|(n, h)| (n, h, 0))
+            .collect())
     }
 }
 
@@ -560,8 +584,11 @@ pub struct Reduced {
     /// Moves of stages 1, 2 and 3.
     pub lens: [usize; 3],
     /// The state after them, in that frame (turned by `rotation`, colours
-    /// renamed so that each fixed centre shows its face's colour).
+    /// renamed so that each fixed centre shows its face's colour), with the
+    /// tredges of `recoloured` recoloured.
     pub state: Vec<u8>,
+    /// The tredges stage 3 took as flipped (bit `e` for dedge `e`).
+    pub recoloured: u16,
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@ use crate::search::{allowed, Stage};
 use crate::tables::{nibble, Nibbles, TableError};
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
-use tablegen::cube5::{part4, FbEoSpace, LrParitySpace, MidgeEoSpace, Tredges, WingsSplitSpace};
+use tablegen::cube5::{
+    part4, FbEoSpace, LrParitySpace, MidgeEoSpace, Recolour, Tredges, WingsSplitSpace,
+};
 use tablegen::notation::{Face, Move};
 use tablegen::projection::{self, FaceletMaskSpace};
 
@@ -26,6 +28,13 @@ pub trait Parts {
     fn child(&self, n: &Self::Node, i: usize) -> Self::Node;
     /// The node's rank in each table, the cheaper lookup first.
     fn ranks(&self, n: &Self::Node) -> [usize; 2];
+    /// Every node a state may start from, each with the set of tredges it
+    /// takes as recoloured ([`Recolour`]); most stages have one, unrecoloured.
+    fn variants(&self, tredges: &Tredges, state: &[u8]) -> Result<Vec<(Self::Node, u16)>, String> {
+        Ok(vec![(self.read(tredges, state)?, 0)])
+    }
+    /// Recolours the tredges of `set` in a state (see [`Parts::variants`]).
+    fn recolour(&self, _state: &mut [u8], _set: u16) {}
 }
 
 /// A stage bounded by two nibble tables, each exact for its part.
@@ -54,6 +63,11 @@ pub type Sides = TwoTables<SidesParts>;
 /// keep every centre on its axis (the 18 outer turns, the six wide half
 /// turns), which keep the wing parity. Bound: the larger of
 /// `5x5x5-fb-centres-eo` and `5x5x5-wings-split`.
+///
+/// Which tredges end flipped is the search's choice: a state has a root for
+/// each of the 2,048 even sets of tredges, the set recoloured ([`Recolour`]:
+/// its midges read flipped, its wings in the other class), and the stages
+/// after it work on the recoloured cube. The 3x3x3 finish reads the real one.
 pub type Split = TwoTables<SplitParts>;
 
 /// Stage 2's tables.
@@ -116,6 +130,25 @@ impl<P: Parts> TwoTables<P> {
     /// The bound of a node.
     pub fn h(&self, n: &Node<P::Node>) -> usize {
         n.h as usize
+    }
+
+    /// Every root of a state with its bound and its recoloured tredges
+    /// ([`Parts::variants`]).
+    pub fn roots(&self, state: &[u8]) -> Result<Vec<(Node<P::Node>, usize, u16)>, String> {
+        Ok(self
+            .parts
+            .variants(&self.tredges, state)?
+            .into_iter()
+            .map(|(parts, set)| {
+                let h = self.bound(&parts, usize::MAX).unwrap_or(u8::MAX as usize);
+                (Node { parts, h: h as u8 }, h, set)
+            })
+            .collect())
+    }
+
+    /// Recolours the tredges of `set` in a state.
+    pub fn recolour(&self, state: &mut [u8], set: u16) {
+        self.parts.recolour(state, set)
     }
 
     /// The larger of the two tables' distances, or None as soon as one
@@ -236,6 +269,7 @@ impl Parts for SidesParts {
 pub struct SplitParts {
     fb: FbEoSpace,
     split: WingsSplitSpace,
+    recolour: Recolour,
 }
 
 impl Split {
@@ -246,6 +280,7 @@ impl Split {
         let parts = SplitParts {
             fb: FbEoSpace::new(&moves).map_err(|e| bad(SPLIT_IDS[0], e))?,
             split: WingsSplitSpace::new(&moves).map_err(|e| bad(SPLIT_IDS[1], e))?,
+            recolour: Recolour::new(),
         };
         TwoTables::with_tables(SPLIT_IDS, moves, parts, dir, quiet)
     }
@@ -280,5 +315,31 @@ impl Parts for SplitParts {
             self.fb.rank(t, x, eo) as usize,
             self.split.rank(wings) as usize,
         ]
+    }
+
+    fn variants(&self, tredges: &Tredges, state: &[u8]) -> Result<Vec<(Self::Node, u16)>, String> {
+        let wings = tredges.wings.read(&part4(state))?;
+        let (piece, flip) = tredges.read_midges(state)?;
+        let (t, x) = (self.fb.t.project(state, &F), self.fb.x.project(state, &F));
+        let eo = MidgeEoSpace::mask(&flip);
+        let mut out = Vec::with_capacity(2048);
+        for set in (0u16..1 << 12).filter(|s| s.count_ones() % 2 == 0) {
+            let flips = piece
+                .iter()
+                .enumerate()
+                .filter(|&(_, &p)| set >> p & 1 == 1)
+                .fold(0u16, |m, (slot, _)| m | 1 << slot);
+            let high = wings
+                .iter()
+                .enumerate()
+                .filter(|&(_, &p)| (p < 12) != (set >> (p % 12) & 1 == 1))
+                .fold(0u32, |m, (slot, _)| m | 1 << slot);
+            out.push(((t, x, eo ^ flips, high), set));
+        }
+        Ok(out)
+    }
+
+    fn recolour(&self, state: &mut [u8], set: u16) {
+        self.recolour.apply(state, set)
     }
 }
