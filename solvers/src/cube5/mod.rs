@@ -425,6 +425,10 @@ impl Solver {
     }
 }
 
+/// A root of a stage: its node, its bound, and the set of tredges it takes
+/// as recoloured (bit `e` for dedge `e`; see [`tablegen::cube5::Recolour`]).
+pub type Rooted<N> = (N, usize, u16);
+
 /// A stage as a link of the chain: its moves, its name, and the root nodes
 /// of a state with their bounds.
 pub trait Chained: crate::search::Stage {
@@ -434,7 +438,7 @@ pub trait Chained: crate::search::Stage {
     fn name(&self) -> &'static str;
     /// The nodes of a state, each with its bound and the set of tredges
     /// it takes as recoloured (0 for most stages).
-    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize, u16)>, String>;
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, String>;
     /// Recolours the tredges of `set` (a root's) in a state.
     fn recolour(&self, _state: &mut [u8], _set: u16) {}
 }
@@ -446,7 +450,7 @@ impl<P: sides::Parts> Chained for sides::TwoTables<P> {
     fn name(&self) -> &'static str {
         P::NAME
     }
-    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize, u16)>, String> {
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, String> {
         sides::TwoTables::roots(self, state)
     }
     fn recolour(&self, state: &mut [u8], set: u16) {
@@ -510,7 +514,7 @@ impl<S: WeightedStage> Chained for Weighted<'_, S> {
     fn name(&self) -> &'static str {
         S::NAME
     }
-    fn roots(&self, state: &[u8]) -> Result<Vec<(Self::Node, usize, u16)>, String> {
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, String> {
         Ok(self
             .0
             .roots_weighted(state, self.1, self.2)?

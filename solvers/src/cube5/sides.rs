@@ -134,7 +134,7 @@ impl<P: Parts> TwoTables<P> {
 
     /// Every root of a state with its bound and its recoloured tredges
     /// ([`Parts::variants`]).
-    pub fn roots(&self, state: &[u8]) -> Result<Vec<(Node<P::Node>, usize, u16)>, String> {
+    pub fn roots(&self, state: &[u8]) -> Result<Vec<super::Rooted<Node<P::Node>>>, String> {
         Ok(self
             .parts
             .variants(&self.tredges, state)?
