@@ -120,6 +120,10 @@ pub struct Policy {
     pub enough_nodes: u64,
     /// Once something is found, go on for at most this many more nodes.
     pub more_nodes: u64,
+    /// Once something is found, the time budget is not read for this many
+    /// more nodes (more solutions for the next stage; the hard limit still
+    /// holds).
+    pub grace_nodes: u64,
     /// Nodes in all, after which the search gives up.
     pub max_nodes: u64,
     /// The longest total length tried.
@@ -155,6 +159,8 @@ pub fn deepen<S: Stage>(
         level_end: 0,
         enough: policy.enough_nodes,
         more: policy.more_nodes,
+        grace: policy.grace_nodes,
+        grace_end: u64::MAX,
         clock,
         expired: clock.expired_now(false),
         kids: Vec::new(),
@@ -236,6 +242,10 @@ struct Run<'a, S: Stage> {
     level_end: u64,
     enough: u64,
     more: u64,
+    grace: u64,
+    /// Node count until which the time budget is not read (set at the first
+    /// solution).
+    grace_end: u64,
     clock: Clock,
     expired: bool,
     /// Children per depth (reused).
@@ -253,7 +263,10 @@ impl<S: Stage> Run<'_, S> {
     /// Visits `n` with `left` moves left; true once the search should stop.
     fn dfs(&mut self, n: &S::Node, left: usize, prev: Option<usize>) -> bool {
         self.nodes += 1;
-        if self.clock.expired(self.nodes, !self.found.is_empty()) {
+        if self.clock.expired(
+            self.nodes,
+            !self.found.is_empty() && self.nodes >= self.grace_end,
+        ) {
             self.expired = true;
         }
         if self.expired || self.nodes > self.level_end {
@@ -272,6 +285,7 @@ impl<S: Stage> Run<'_, S> {
             {
                 if self.found.is_empty() {
                     self.level_end = self.level_end.min(self.nodes.saturating_add(self.more));
+                    self.grace_end = self.nodes.saturating_add(self.grace);
                 }
                 self.found.push(Found {
                     root: self.root,
@@ -400,6 +414,7 @@ mod tests {
             share,
             enough_nodes: u64::MAX,
             more_nodes: u64::MAX,
+            grace_nodes: 0,
             max_nodes: u64::MAX,
             max_total: 40,
         }

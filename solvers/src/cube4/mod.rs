@@ -438,6 +438,7 @@ impl Solver {
             share: Share::Equal,
             enough_nodes: opts.phase2_nodes,
             more_nodes: u64::MAX,
+            grace_nodes: 0,
             max_nodes: u64::MAX,
             max_total: 60,
         };
@@ -591,6 +592,7 @@ impl Solver {
             share: Share::PassOverSpent,
             enough_nodes: u64::MAX,
             more_nodes: opts.phase3_more_nodes,
+            grace_nodes: 0,
             max_nodes: opts.exact_nodes,
             max_total: usize::MAX,
         };

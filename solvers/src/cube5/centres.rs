@@ -236,6 +236,7 @@ impl CentreStage {
             share: Share::Equal,
             enough_nodes: u64::MAX,
             more_nodes: u64::MAX,
+            grace_nodes: 0,
             max_nodes: u64::MAX,
             max_total: 60,
         };

@@ -84,6 +84,75 @@ const MARKED: [bool; 6] = {
     m
 };
 
+/// Both centre orbits together under the stage's group: each orbit's
+/// reached ranks numbered densely, and the distance of each pair of them
+/// (`u8::MAX`: a pair the group does not reach). The group reaches 2,520
+/// arrangements of each orbit but only 176,400 of the pairs, and the pair's
+/// distance is often above both orbits' own.
+struct JointCentres {
+    /// Per orbit, per rank of its projection, the dense index (`u16::MAX`:
+    /// not reached).
+    index: [Vec<u16>; 2],
+    /// Reached ranks per orbit.
+    count: usize,
+    dist: Vec<u8>,
+}
+
+impl JointCentres {
+    fn new(c: &[Centres; 2], moves: &[Move]) -> JointCentres {
+        let index = c.each_ref().map(|o| {
+            let mut k = 0u16;
+            o.dist
+                .iter()
+                .map(|&d| {
+                    if d == u8::MAX {
+                        u16::MAX
+                    } else {
+                        k += 1;
+                        k - 1
+                    }
+                })
+                .collect::<Vec<u16>>()
+        });
+        let count = c[0].reached().max(c[1].reached());
+        let mut dist = vec![u8::MAX; count * count];
+        let at = |m0: u64, m1: u64| {
+            index[0][c[0].space.rank(m0) as usize] as usize * count
+                + index[1][c[1].space.rank(m1) as usize] as usize
+        };
+        let goal = [c[0].space.goal_mask(), c[1].space.goal_mask()];
+        dist[at(goal[0], goal[1])] = 0;
+        let mut layer = vec![goal];
+        let mut d = 0;
+        while !layer.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for &[m0, m1] in &layer {
+                for i in 0..moves.len() {
+                    let (a, b) = (c[0].space.apply(m0, i), c[1].space.apply(m1, i));
+                    let k = at(a, b);
+                    if dist[k] == u8::MAX {
+                        dist[k] = d;
+                        next.push([a, b]);
+                    }
+                }
+            }
+            layer = next;
+        }
+        JointCentres { index, count, dist }
+    }
+
+    #[inline]
+    fn get(&self, c: &[Centres; 2], m: [u64; 2]) -> u8 {
+        let a = self.index[0][c[0].space.rank(m[0]) as usize];
+        let b = self.index[1][c[1].space.rank(m[1]) as usize];
+        if a == u16::MAX || b == u16::MAX {
+            return u8::MAX;
+        }
+        self.dist[a as usize * self.count + b as usize]
+    }
+}
+
 /// A node: the two centre masks, the high and low relative permutations
 /// (ranks), their exact pairing distance, the bound.
 #[derive(Clone, Copy, Debug)]
@@ -100,6 +169,7 @@ pub struct Last8 {
     pub moves: Vec<Move>,
     tredges: Tredges,
     centres: [Centres; 2],
+    joint: JointCentres,
     space: Last8Space,
     tab: Trits,
 }
@@ -113,11 +183,13 @@ impl Last8 {
             Some(SpaceDef::Reduction5 { moves: m, .. }) if m == moves => {}
             _ => return Err(bad("not a table of the last stage's group".into())),
         }
+        let centres = [
+            Centres::new(CENTRE_IDS[0], &moves)?,
+            Centres::new(CENTRE_IDS[1], &moves)?,
+        ];
         Ok(Last8 {
-            centres: [
-                Centres::new(CENTRE_IDS[0], &moves)?,
-                Centres::new(CENTRE_IDS[1], &moves)?,
-            ],
+            joint: JointCentres::new(&centres, &moves),
+            centres,
             space: Last8Space::new(&moves).map_err(bad)?,
             tab: Trits::load_trits(ID, dir, quiet)?,
             tredges: Tredges::new(),
@@ -199,10 +271,7 @@ impl Last8 {
     }
 
     fn bound(&self, n: &N8) -> u8 {
-        self.centres[0]
-            .get(n.centres[0])
-            .max(self.centres[1].get(n.centres[1]))
-            .max(n.d)
+        self.joint.get(&self.centres, n.centres).max(n.d)
     }
 
     /// The bound of a node.

@@ -52,10 +52,15 @@ pub struct Options {
     pub hard_limit: Duration,
     /// Stage-1 solutions handed to stage 2 (over the three axes).
     pub stage1_candidates: usize,
+    /// Stage 1's share of the time budget, in eighths.
+    pub stage1_share: u8,
     /// Stage-2 and stage-3 solutions handed on.
     pub stage2_candidates: usize,
     /// Node budget of one stage-2 or stage-3 length before the next is tried.
     pub stage2_level_nodes: u64,
+    /// Nodes stages 2 and 3 go on for after their first solution, whatever
+    /// the time (more starts for the next stage).
+    pub stage2_grace: u64,
     /// Stage-3 roots kept in all (best total bound first): each stage-2 end
     /// has one per even set of tredges taken as flipped.
     pub split_roots: usize,
@@ -71,6 +76,11 @@ pub struct Options {
     pub last_weight: u8,
     /// Stage-4 solutions handed to stage 5.
     pub stage4_candidates: usize,
+    /// Nodes stage 4 goes on for after its first solution, whatever the
+    /// time (more starts for stage 5).
+    pub stage4_grace: u64,
+    /// The same for stage 5 (more finishes for the 3x3x3).
+    pub stage5_grace: u64,
     /// Stage-5 solutions, each finished by the 3x3x3 solver; the shortest
     /// whole is kept.
     pub stage5_candidates: usize,
@@ -84,17 +94,21 @@ impl Default for Options {
             time_budget: Duration::from_millis(1000),
             hard_limit: HARD_LIMIT,
             stage1_candidates: 200,
+            stage1_share: 1,
             stage2_candidates: 50,
             stage2_level_nodes: 2_000_000,
             split_roots: 4096,
+            stage2_grace: 500_000,
             pair_sets: 16,
             stage4_roots: 128,
             pair_level_nodes: 2_000_000,
-            pair_weight: 2,
+            pair_weight: 4,
             last_weight: 0,
             stage4_candidates: 50,
+            stage4_grace: 1_000_000,
+            stage5_grace: 1_000_000,
             stage5_candidates: 8,
-            finish_min: Duration::from_millis(5),
+            finish_min: Duration::from_millis(30),
         }
     }
 }
@@ -162,7 +176,11 @@ impl Solver {
     /// Stage 1 on all three axes: up to `want` chains, shortest first.
     fn stage1(&self, state: &[u8], want: usize, clock: Clock) -> Vec<Chain> {
         let rotations = axis_rotations();
+        let t0 = Instant::now();
         let found = self.ud.solve(state, 3, want, clock);
+        if std::env::var("CUBE5_DEBUG").is_ok() {
+            eprintln!("centres-ud: found {} in {:?}", found.len(), t0.elapsed());
+        }
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         for f in found {
@@ -273,16 +291,35 @@ impl Solver {
         opts: &Options,
         clock: Clock,
     ) -> Result<Vec<Chain>, SolveError> {
-        let chains = self.stage1(state, opts.stage1_candidates, clock);
+        // Stage 1 has its share of the budget; the stages after it start
+        // from its best chains.
+        let start = clock
+            .soft
+            .checked_sub(opts.time_budget)
+            .unwrap_or(clock.soft);
+        let share = opts.time_budget * opts.stage1_share as u32 / 8;
+        let stage1_clock = Clock {
+            soft: (start + share).min(clock.soft),
+            hard: clock.hard,
+        };
+        let chains = self.stage1(state, opts.stage1_candidates, stage1_clock);
         if chains.is_empty() {
             return Err(SolveError::OutOfTime("centres-ud".into()));
         }
-        let policy = self.policy(opts.stage2_candidates, opts.stage2_level_nodes);
+        let policy = self.policy_grace(
+            opts.stage2_candidates,
+            opts.stage2_level_nodes,
+            opts.stage2_grace,
+        );
         let chains = self.next_stage(&self.sides, &chains, &policy, usize::MAX, clock)?;
         self.next_stage(&self.split, &chains, &policy, opts.split_roots, clock)
     }
 
     fn policy(&self, want: usize, level_nodes: u64) -> Policy {
+        self.policy_grace(want, level_nodes, 0)
+    }
+
+    fn policy_grace(&self, want: usize, level_nodes: u64, grace_nodes: u64) -> Policy {
         Policy {
             want,
             level_nodes,
@@ -291,6 +328,7 @@ impl Solver {
             share: Share::Equal,
             enough_nodes: u64::MAX,
             more_nodes: u64::MAX,
+            grace_nodes,
             max_nodes: u64::MAX,
             max_total: 120,
         }
@@ -338,14 +376,22 @@ impl Solver {
         let pair = self.next_stage(
             &Weighted(&self.epair, opts.pair_sets, opts.pair_weight),
             &chains,
-            &self.policy(opts.stage4_candidates, opts.pair_level_nodes),
+            &self.policy_grace(
+                opts.stage4_candidates,
+                opts.pair_level_nodes,
+                opts.stage4_grace,
+            ),
             opts.stage4_roots,
             clock,
         )?;
         let last = self.next_stage(
             &Weighted(&self.last8, 1, opts.last_weight),
             &pair,
-            &self.policy(opts.stage5_candidates, opts.pair_level_nodes),
+            &self.policy_grace(
+                opts.stage5_candidates,
+                opts.pair_level_nodes,
+                opts.stage5_grace,
+            ),
             usize::MAX,
             clock,
         )?;

@@ -323,7 +323,14 @@ impl Parts for SplitParts {
         let (t, x) = (self.fb.t.project(state, &F), self.fb.x.project(state, &F));
         let eo = MidgeEoSpace::mask(&flip);
         let mut out = Vec::with_capacity(2048);
-        for set in (0u16..1 << 12).filter(|s| s.count_ones() % 2 == 0) {
+        // Fewest recoloured tredges first: among roots of one bound the
+        // first kept are those whose real midges end least flipped, which
+        // the 3x3x3 finish prefers.
+        let mut sets: Vec<u16> = (0u16..1 << 12)
+            .filter(|s| s.count_ones() % 2 == 0)
+            .collect();
+        sets.sort_by_key(|s| s.count_ones());
+        for set in sets {
             let flips = piece
                 .iter()
                 .enumerate()

@@ -182,6 +182,7 @@ fn policy(max_total: usize) -> crate::search::Policy {
         share: crate::search::Share::Equal,
         enough_nodes: u64::MAX,
         more_nodes: 0,
+        grace_nodes: 0,
         max_nodes: 200_000_000,
         max_total,
     }
