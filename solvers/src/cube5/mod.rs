@@ -306,7 +306,7 @@ impl Solver {
         if chains.is_empty() {
             return Err(SolveError::OutOfTime("centres-ud".into()));
         }
-        let policy = self.policy_grace(
+        let policy = self.policy(
             opts.stage2_candidates,
             opts.stage2_level_nodes,
             opts.stage2_grace,
@@ -315,11 +315,7 @@ impl Solver {
         self.next_stage(&self.split, &chains, &policy, opts.split_roots, clock)
     }
 
-    fn policy(&self, want: usize, level_nodes: u64) -> Policy {
-        self.policy_grace(want, level_nodes, 0)
-    }
-
-    fn policy_grace(&self, want: usize, level_nodes: u64, grace_nodes: u64) -> Policy {
+    fn policy(&self, want: usize, level_nodes: u64, grace_nodes: u64) -> Policy {
         Policy {
             want,
             level_nodes,
@@ -376,7 +372,7 @@ impl Solver {
         let pair = self.next_stage(
             &Weighted(&self.epair, opts.pair_sets, opts.pair_weight),
             &chains,
-            &self.policy_grace(
+            &self.policy(
                 opts.stage4_candidates,
                 opts.pair_level_nodes,
                 opts.stage4_grace,
@@ -387,7 +383,7 @@ impl Solver {
         let last = self.next_stage(
             &Weighted(&self.last8, 1, opts.last_weight),
             &pair,
-            &self.policy_grace(
+            &self.policy(
                 opts.stage5_candidates,
                 opts.pair_level_nodes,
                 opts.stage5_grace,
