@@ -86,6 +86,9 @@ pub struct Options {
     pub stage5_candidates: usize,
     /// Least time each 3x3x3 finish gets.
     pub finish_min: Duration,
+    /// Time the 3x3x3 finishes may take in all once the budget is spent
+    /// (at least one finish runs).
+    pub finish_time: Duration,
 }
 
 impl Default for Options {
@@ -95,20 +98,21 @@ impl Default for Options {
             hard_limit: HARD_LIMIT,
             stage1_candidates: 200,
             stage1_share: 1,
-            stage2_candidates: 50,
+            stage2_candidates: 20,
             stage2_level_nodes: 2_000_000,
             split_roots: 4096,
             stage2_grace: 500_000,
             pair_sets: 16,
             stage4_roots: 128,
             pair_level_nodes: 2_000_000,
-            pair_weight: 4,
+            pair_weight: 5,
             last_weight: 0,
             stage4_candidates: 50,
             stage4_grace: 1_000_000,
             stage5_grace: 1_000_000,
             stage5_candidates: 8,
-            finish_min: Duration::from_millis(30),
+            finish_min: Duration::from_millis(20),
+            finish_time: Duration::from_millis(100),
         }
     }
 }
@@ -393,8 +397,12 @@ impl Solver {
         )?;
         let mut best: Option<Solution5> = None;
         let count = last.len();
+        let finish_start = Instant::now();
         for (i, c) in last.iter().enumerate() {
-            if best.is_some() && start.elapsed() >= opts.time_budget {
+            if best.is_some()
+                && start.elapsed() >= opts.time_budget
+                && finish_start.elapsed() >= opts.finish_time
+            {
                 break;
             }
             // The reduced cube as a 3x3x3: its fixed centres are home (the

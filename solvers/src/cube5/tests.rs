@@ -370,3 +370,34 @@ fn last_eight_in_its_group() {
     cube.apply(&mut s, tablegen::notation::Move::block(Face::U, 2, 2));
     assert!(st.node(&s).is_err());
 }
+
+/// 2,000 uniformly random states (seeds 0-1999, on every core), each solved
+/// with the default options and replayed on the facelet model: solved, outer
+/// block turns only. Slow (about half an hour on two cores): in the ignored
+/// set.
+#[test]
+#[ignore]
+fn solve_2000_random_states() {
+    use rayon::prelude::*;
+    let cube = CubeN::new(5);
+    let solver = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let lens: Vec<usize> = (0..2000u64)
+        .into_par_iter()
+        .map(|seed| {
+            let s = tablegen::orbits::random_state(&cube, seed);
+            let sol = solver
+                .solve(&s, Options::default())
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let mut t = s.clone();
+            cube.apply_alg(&mut t, &sol.moves);
+            assert!(cube.is_solved(&t), "seed {seed}");
+            assert!(sol.moves.iter().all(|m| !m.is_rotation()), "seed {seed}");
+            sol.moves.len()
+        })
+        .collect();
+    assert_eq!(lens.len(), 2000);
+    println!(
+        "2000 states, {:.2} moves on average",
+        lens.iter().sum::<usize>() as f64 / 2000.0
+    );
+}
