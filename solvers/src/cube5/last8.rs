@@ -6,7 +6,8 @@
 //!
 //! Bound: the exact pairing distance of the eight tredges (both wing kinds
 //! at once, `5x5x5-last8-edges`, followed move by move in its mod-3 table)
-//! and the T- and X-centre distances in the group (computed at load).
+//! and the exact distance of the T- and X-centres together in the group
+//! (computed at load).
 
 use crate::search::{allowed, next_distance, Stage};
 use crate::tables::{TableError, Trits};
@@ -206,6 +207,12 @@ impl Last8 {
     /// (the tests compare them with 2,520 each).
     pub fn centre_orbits(&self) -> [usize; 2] {
         self.centres.each_ref().map(|c| c.reached())
+    }
+
+    /// How many pairs of them it reaches (the tests compare this with
+    /// 176,400 = 70 x 70 x 36).
+    pub fn centre_pairs(&self) -> usize {
+        self.joint.dist.iter().filter(|&&d| d != u8::MAX).count()
     }
 
     #[inline]

@@ -10,10 +10,10 @@
 //! |---|---|---|---|
 //! | `centres-ud` ([`CentreStage::ud`]) | the T- and X-centres of one colour pair on their axis (each of the three pairs, the cube turned so that it is U-D: [`in_frame`]) | the 36 outer block turns | max of `5x5x5-ud-t-stage` and `5x5x5-ud-x-stage` (exact for each orbit alone); where both are at most 5, `5x5x5-ud-stage-d5` (both orbits) |
 //! | `sides` ([`Sides`]) | also the L/R T- and X-centres on L and R, an even wing permutation | 28: no `Rw Lw Fw Bw` quarter turns | max of `5x5x5-lr-t-stage` and `5x5x5-lr-x-parity` |
-//! | `split` ([`Split`]) | the F/B centres arranged as the pairing group reaches them, every midge oriented, every high wing in a high slot | 24: the outer turns and the six wide half turns | max of `5x5x5-fb-centres-eo` and `5x5x5-wings-split` |
+//! | `split` ([`Split`]) | the F/B centres arranged as the pairing group reaches them, every midge oriented, every high wing in a high slot, up to an even set of tredges the search takes as flipped (one root per set; the stages after it work on the cube with those tredges recoloured: [`tablegen::cube5::Recolour`]) | 24: the outer turns and the six wide half turns | max of `5x5x5-fb-centres-eo` and `5x5x5-wings-split` |
 //! | `pair-e` ([`EPair`]) | four tredges (the search's choice) paired in the E slice, the side centres in an arrangement the last group reaches | 20: `U D R L` turns, `F2 B2`, the six wide half turns | max of `5x5x5-side-centres`, `5x5x5-e-slice-high`, `5x5x5-e-slice-low` (exact for the four midges with their high, or low, wings) and the exact distances of the four threes of tredges (`5x5x5-e-slice-three`); weighted in the search |
-//! | `last8` ([`Last8`]) | the U/D-layer tredges paired, every centre solved | 14: `U D` turns, `R2 L2 F2 B2`, `Rw2 Lw2 Fw2 Bw2` | max of the T- and X-centre distances in the group and `5x5x5-last8-edges` (exact for the eight tredges) |
-//! | `3x3x3` | solved | the 18 outer turns | the two-phase solver ([`crate::cube3`]) on the reduced cube's 3x3x3 |
+//! | `last8` ([`Last8`]) | the U/D-layer tredges paired, every centre solved | 14: `U D` turns, `R2 L2 F2 B2`, `Rw2 Lw2 Fw2 Bw2` | max of the T- and X-centres' joint distance in the group (computed at load) and `5x5x5-last8-edges` (exact for the eight tredges) |
+//! | `3x3x3` | solved | the 18 outer turns | the two-phase solver ([`crate::cube3`]) on the reduced cube's 3x3x3, recoloured back |
 //!
 //! Each stage starts from many of the last one's solutions at once (each a
 //! root of the engine with the moves it already took), so the chain found
@@ -297,13 +297,8 @@ impl Solver {
     ) -> Result<Vec<Chain>, SolveError> {
         // Stage 1 has its share of the budget; the stages after it start
         // from its best chains.
-        let start = clock
-            .soft
-            .checked_sub(opts.time_budget)
-            .unwrap_or(clock.soft);
-        let share = opts.time_budget * opts.stage1_share as u32 / 8;
         let stage1_clock = Clock {
-            soft: (start + share).min(clock.soft),
+            soft: Instant::now() + opts.time_budget * opts.stage1_share as u32 / 8,
             hard: clock.hard,
         };
         let chains = self.stage1(state, opts.stage1_candidates, stage1_clock);
