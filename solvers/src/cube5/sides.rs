@@ -270,6 +270,9 @@ pub struct SplitParts {
     fb: FbEoSpace,
     split: WingsSplitSpace,
     recolour: Recolour,
+    /// The even sets of tredges, fewest first: among roots of one bound
+    /// the first kept are those whose real midges end least flipped.
+    sets: Vec<u16>,
 }
 
 impl Split {
@@ -281,6 +284,13 @@ impl Split {
             fb: FbEoSpace::new(&moves).map_err(|e| bad(SPLIT_IDS[0], e))?,
             split: WingsSplitSpace::new(&moves).map_err(|e| bad(SPLIT_IDS[1], e))?,
             recolour: Recolour::new(),
+            sets: {
+                let mut v: Vec<u16> = (0u16..1 << 12)
+                    .filter(|s| s.count_ones() % 2 == 0)
+                    .collect();
+                v.sort_by_key(|s| s.count_ones());
+                v
+            },
         };
         TwoTables::with_tables(SPLIT_IDS, moves, parts, dir, quiet)
     }
@@ -322,15 +332,8 @@ impl Parts for SplitParts {
         let (piece, flip) = tredges.read_midges(state)?;
         let (t, x) = (self.fb.t.project(state, &F), self.fb.x.project(state, &F));
         let eo = MidgeEoSpace::mask(&flip);
-        let mut out = Vec::with_capacity(2048);
-        // Fewest recoloured tredges first: among roots of one bound the
-        // first kept are those whose real midges end least flipped, which
-        // the 3x3x3 finish prefers.
-        let mut sets: Vec<u16> = (0u16..1 << 12)
-            .filter(|s| s.count_ones() % 2 == 0)
-            .collect();
-        sets.sort_by_key(|s| s.count_ones());
-        for set in sets {
+        let mut out = Vec::with_capacity(self.sets.len());
+        for &set in &self.sets {
             let flips = piece
                 .iter()
                 .enumerate()
