@@ -30,57 +30,36 @@ fn main() {
         opts.time_budget = Duration::from_millis(ms);
     }
     let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
-    if let Some(k) = env("BENCH5_C1") {
-        opts.stage1_candidates = k as usize;
+    // Each knob: its variable, the option it sets, and how.
+    macro_rules! knobs {
+        ($($var:literal => $field:ident : $conv:expr),* $(,)?) => {
+            $(if let Some(k) = env($var) {
+                opts.$field = ($conv)(k);
+            })*
+        };
     }
-    if let Some(k) = env("BENCH5_C2") {
-        opts.stage2_candidates = k as usize;
-    }
-    if let Some(k) = env("BENCH5_L2") {
-        opts.stage2_level_nodes = k;
-    }
-    if let Some(k) = env("BENCH5_FALL") {
-        opts.finish_time = Duration::from_millis(k);
-    }
-    if let Some(k) = env("BENCH5_FMIN") {
-        opts.finish_min = Duration::from_millis(k);
-    }
-    if let Some(k) = env("BENCH5_G2") {
-        opts.stage2_grace = k;
-    }
-    if let Some(k) = env("BENCH5_G4") {
-        opts.stage4_grace = k;
-    }
-    if let Some(k) = env("BENCH5_G5") {
-        opts.stage5_grace = k;
-    }
-    if let Some(k) = env("BENCH5_S1") {
-        opts.stage1_share = k as u8;
-    }
-    if let Some(k) = env("BENCH5_R3") {
-        opts.split_roots = k as usize;
-    }
-    if let Some(k) = env("BENCH5_SETS") {
-        opts.pair_sets = k as usize;
-    }
-    if let Some(k) = env("BENCH5_W5") {
-        opts.last_weight = k as u8;
-    }
-    if let Some(k) = env("BENCH5_W4") {
-        opts.pair_weight = k as u8;
-    }
-    if let Some(k) = env("BENCH5_L4") {
-        opts.pair_level_nodes = k;
-    }
-    if let Some(k) = env("BENCH5_R4") {
-        opts.stage4_roots = k as usize;
-    }
-    if let Some(k) = env("BENCH5_C4") {
-        opts.stage4_candidates = k as usize;
-    }
-    if let Some(k) = env("BENCH5_C5") {
-        opts.stage5_candidates = k as usize;
-    }
+    let size = |k: u64| k as usize;
+    let small = |k: u64| k as u8;
+    let nodes = |k: u64| k;
+    knobs!(
+        "BENCH5_C1" => stage1_candidates: size,
+        "BENCH5_C2" => stage2_candidates: size,
+        "BENCH5_L2" => stage2_level_nodes: nodes,
+        "BENCH5_FALL" => finish_time: Duration::from_millis,
+        "BENCH5_FMIN" => finish_min: Duration::from_millis,
+        "BENCH5_G2" => stage2_grace: nodes,
+        "BENCH5_G4" => stage4_grace: nodes,
+        "BENCH5_G5" => stage5_grace: nodes,
+        "BENCH5_S1" => stage1_share: small,
+        "BENCH5_R3" => split_roots: size,
+        "BENCH5_SETS" => pair_sets: size,
+        "BENCH5_W5" => last_weight: small,
+        "BENCH5_W4" => pair_weight: small,
+        "BENCH5_L4" => pair_level_nodes: nodes,
+        "BENCH5_R4" => stage4_roots: size,
+        "BENCH5_C4" => stage4_candidates: size,
+        "BENCH5_C5" => stage5_candidates: size,
+    );
     let dir = tablegen::artifact::tables_dir(None);
     let t = Instant::now();
     let solver = Solver::load(&dir, false).expect("5x5x5 tables");
