@@ -65,11 +65,6 @@ impl Centres {
         Ok(Centres { space, dist })
     }
 
-    #[inline]
-    fn get(&self, mask: u64) -> u8 {
-        self.dist[self.space.rank(mask) as usize]
-    }
-
     /// How many ranks the group reaches.
     fn reached(&self) -> usize {
         self.dist.iter().filter(|&&d| d != u8::MAX).count()
@@ -332,7 +327,8 @@ impl Last8 {
             }
             let c0 = self.centres[0].space.apply(n.centres[0], i);
             let c1 = self.centres[1].space.apply(n.centres[1], i);
-            if self.centres[0].get(c0) as usize > left || self.centres[1].get(c1) as usize > left {
+            let hc = self.joint.get(&self.centres, [c0, c1]);
+            if hc as usize > left {
                 dropped += 1;
                 continue;
             }
@@ -348,7 +344,7 @@ impl Last8 {
                 d,
                 h: 0,
             };
-            c.h = Self::weighted(self.bound(&c), weight);
+            c.h = Self::weighted(hc.max(d), weight);
             if c.h as usize > left {
                 dropped += 1;
                 continue;
