@@ -3,6 +3,7 @@
 //! A solver is a chain of stages, each a goal, a move set and tables. A complete
 //! distance table is solved by walking downhill (every step to a neighbour one
 //! closer); smaller tables serve as IDA* lower bounds.
+pub mod big;
 pub mod cube2;
 pub mod cube3;
 pub mod cube4;

@@ -210,42 +210,74 @@ pub trait Solve: Send + Sync {
     fn scramble(&self, seed: u64) -> Result<Scramble, SolveError>;
 }
 
-/// Every puzzle, in the order `cubesolve` lists them.
+/// Every puzzle, in the order `cubesolve` lists them: the named ones, then
+/// the NxNxN cubes from 6x6x6 to [`crate::big::MAX_N`].
 pub fn puzzles() -> &'static [&'static dyn Puzzle] {
-    // The 3x3x3 solver finds short solutions itself (optimal within 7 turns).
-    &[
-        &ShortFirst {
-            puzzle: &crate::cube2::Cube2Puzzle,
-            n: 2,
-        },
-        &crate::cube3::Cube3Puzzle,
-        &ShortFirst {
-            puzzle: &crate::cube4::Cube4Puzzle,
-            n: 4,
-        },
-        &ShortFirst {
-            puzzle: &crate::cube5::Cube5Puzzle,
-            n: 5,
-        },
-        &crate::pyraminx::PyraminxPuzzle,
-        &crate::domino::DominoPuzzle,
-    ]
+    static ALL: std::sync::OnceLock<Vec<&'static dyn Puzzle>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        // The 3x3x3 solver finds short solutions itself (optimal within 7 turns).
+        let mut all: Vec<&'static dyn Puzzle> = vec![
+            &ShortFirst {
+                puzzle: &crate::cube2::Cube2Puzzle,
+                n: 2,
+            },
+            &crate::cube3::Cube3Puzzle,
+            &ShortFirst {
+                puzzle: &crate::cube4::Cube4Puzzle,
+                n: 4,
+            },
+            &ShortFirst {
+                puzzle: &crate::cube5::Cube5Puzzle,
+                n: 5,
+            },
+            &crate::pyraminx::PyraminxPuzzle,
+            &crate::domino::DominoPuzzle,
+        ];
+        for n in crate::big::MIN_N..=crate::big::MAX_N {
+            let big: &'static crate::big::BigPuzzle = Box::leak(Box::new(crate::big::BigPuzzle {
+                n,
+                name: Box::leak(format!("{n}x{n}x{n}").into_boxed_str()),
+            }));
+            // The short-first search tries every pair of block turns: on
+            // the biggest cubes that costs more than it can save.
+            if n <= SHORT_FIRST_MAX_N {
+                all.push(Box::leak(Box::new(ShortFirst { puzzle: big, n })));
+            } else {
+                all.push(big);
+            }
+        }
+        all
+    })
 }
+
+/// The largest cube whose solves first look for a solution of one or two
+/// block turns ([`ShortFirst`]).
+pub const SHORT_FIRST_MAX_N: usize = 17;
 
 /// The puzzle of a name, or an input error listing the names.
 pub fn find(name: &str) -> Result<&'static dyn Puzzle, SolveError> {
-    puzzles()
+    if let Some(p) = puzzles().iter().copied().find(|p| p.name() == name) {
+        return Ok(p);
+    }
+    let named: Vec<&str> = puzzles()
         .iter()
-        .copied()
-        .find(|p| p.name() == name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = puzzles().iter().map(|p| p.name()).collect();
-            SolveError::Input(format!(
-                "no solver for puzzle {} (have: {})",
-                tablegen::cli::quote(name),
-                names.join(", ")
-            ))
-        })
+        .map(|p| p.name())
+        .filter(|n| cube_size(n).is_none_or(|n| n < crate::big::MIN_N))
+        .collect();
+    let (lo, hi) = (crate::big::MIN_N, crate::big::MAX_N);
+    let too_big = name
+        .split('x')
+        .next()
+        .and_then(|k| k.parse::<usize>().ok())
+        .filter(|&k| k > hi && name == format!("{k}x{k}x{k}"));
+    Err(SolveError::Input(match too_big {
+        Some(k) => format!("no solver for puzzle {k}x{k}x{k}: the largest cube is {hi}x{hi}x{hi}"),
+        None => format!(
+            "no solver for puzzle {} (have: {}, {lo}x{lo}x{lo} to {hi}x{hi}x{hi})",
+            tablegen::cli::quote(name),
+            named.join(", ")
+        ),
+    }))
 }
 
 /// Reads an NxNxN cube from a state string or a scramble.
@@ -355,8 +387,9 @@ mod tests {
     fn every_puzzle_through_the_interface() {
         let dir = crate::tables::test_tables_dir();
         for p in puzzles() {
-            if p.name() == "domino" {
-                // Its table is 406M states: the random-state tests cover it.
+            if p.name() == "domino" || cube_size(p.name()).is_some_and(|n| n > 7) {
+                // The Domino's table is 406M states, and the cubes past
+                // 7x7x7 take longer: the random-state tests cover them.
                 continue;
             }
             let scramble = match p.name() {

@@ -434,3 +434,62 @@ fn bad_5x5x5_states_exit_2_before_any_table() {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{what}");
     }
 }
+
+/// Bad input for the big cubes: exit 2 and one line, before any table is
+/// read or built. A wrong length names the cube it would fit; a centre
+/// orbit with a colour too many is named; a size past the largest gives the
+/// limit.
+#[test]
+fn bad_big_cube_input_exits_2_before_any_table() {
+    let solved = |n: usize| -> String {
+        "URFDLB"
+            .chars()
+            .flat_map(|c| std::iter::repeat_n(c, n * n))
+            .collect()
+    };
+    let mut counts: Vec<char> = solved(7).chars().collect();
+    // An X-centre of U and an oblique of R trade colours: each colour's
+    // count stays right, the X-centre orbit has one R too many.
+    counts[7 + 1] = 'R';
+    counts[49 + 7 + 2] = 'U';
+    let counts: String = counts.into_iter().collect();
+    let five = solved(5);
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, Vec<&str>, &str); 4] = [
+        (
+            "length",
+            vec!["solve", "--puzzle", "7x7x7", "--state", &five],
+            "the length of a 5x5x5",
+        ),
+        (
+            "counts",
+            vec!["solve", "--puzzle", "7x7x7", "--state", &counts],
+            "centre orbit",
+        ),
+        (
+            "too big",
+            vec!["solve", "--puzzle", "65x65x65", "--scramble", "R"],
+            "the largest cube is 64x64x64",
+        ),
+        (
+            "notation",
+            vec!["solve", "--puzzle", "9x9x9", "--scramble", "10Rw"],
+            "",
+        ),
+    ];
+    for (what, args, says) in cases {
+        let out = Command::cargo_bin("cubesolve")
+            .unwrap()
+            .arg("--tables")
+            .arg(dir.path())
+            .args(&args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        one_line(&out);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{what}: {err}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{what}");
+    }
+}

@@ -213,11 +213,16 @@ impl CubeN {
     pub fn parse_state(&self, s: &str, order: FaceOrder) -> Result<Vec<u8>, String> {
         let chars: Vec<char> = s.trim().chars().collect();
         if chars.len() != self.facelets() {
+            let len = chars.len();
+            let fits = (2..=64)
+                .find(|k| 6 * k * k == len)
+                .map(|k| format!(" (the length of a {k}x{k}x{k})"))
+                .unwrap_or_default();
             return Err(format!(
-                "a {0}x{0}x{0} state has {1} facelets, got {2}",
+                "a {0}x{0}x{0} state has {1} facelets, got {2}{fits}",
                 self.n,
                 self.facelets(),
-                chars.len()
+                len
             ));
         }
         let nn = self.n * self.n;

@@ -1,0 +1,81 @@
+//! NxNxN benchmark (6x6x6 and up) on uniformly random states, one thread:
+//! the whole solve (reduction to the 4x4x4 or 5x5x5, that cube's solver, its
+//! 3x3x3 finish), its length in OBTM (average, min, max, and per phase) and
+//! time (median, p99, max); init time and peak memory. Every solution is
+//! replayed on the facelet model.
+//!
+//! `cargo run --release -p solvers --example solve_nnn_bench -- N [COUNT [BUDGET_MS]]`
+//!
+//! BUDGET_MS is the 4x4x4's or 5x5x5's time budget (default: its own).
+
+use solvers::big::Solver;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+use tablegen::cube::CubeN;
+
+mod common;
+use common::{peak_mib, summary};
+
+fn main() {
+    let mut args = std::env::args()
+        .skip(1)
+        .filter_map(|s| s.parse::<u64>().ok());
+    let Some(n) = args.next().map(|n| n as usize) else {
+        eprintln!("usage: solve_nnn_bench N [COUNT [BUDGET_MS]]");
+        std::process::exit(2);
+    };
+    let count = args.next().unwrap_or(20) as usize;
+    let budget = args.next().map(Duration::from_millis);
+    let dir = tablegen::artifact::tables_dir(None);
+    let t = Instant::now();
+    let solver = match Solver::load(n, &dir, false) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("solve_nnn_bench: {e}");
+            std::process::exit(2);
+        }
+    };
+    println!(
+        "{n}x{n}x{n}: init {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let cube = CubeN::new(n);
+    let mut times = Vec::new();
+    let mut lens = Vec::new();
+    let mut phases: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut order: Vec<&str> = Vec::new();
+    for seed in 0..count as u64 {
+        let st = tablegen::orbits::random_state(&cube, seed);
+        let t = Instant::now();
+        let sol = match solver.solve(&st, budget) {
+            Ok(s) => s,
+            Err(e) => panic!("seed {seed}: {e:?} after {:?}", t.elapsed()),
+        };
+        times.push(t.elapsed().as_secs_f64());
+        let mut s = st.clone();
+        cube.apply_alg(&mut s, &sol.moves);
+        assert!(cube.is_solved(&s), "seed {seed}: not solved");
+        lens.push(tablegen::notation::obtm(&sol.moves));
+        for &(k, v) in &sol.phases {
+            if !order.contains(&k) {
+                order.push(k);
+            }
+            let e = phases.entry(k).or_default();
+            e.0 += v;
+            e.1 += 1;
+        }
+    }
+    let c = lens.len() as f64;
+    println!("{}", summary(&format!("{n}x{n}x{n}"), &lens, &mut times));
+    println!(
+        "phases (before merging): {}",
+        order
+            .iter()
+            .map(|k| format!("{k} {:.2}", phases[k].0 as f64 / c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if let Some(m) = peak_mib() {
+        println!("peak memory {m:.0} MiB");
+    }
+}
