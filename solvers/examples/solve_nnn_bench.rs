@@ -75,7 +75,22 @@ fn main() {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if let Some(m) = peak_mib() {
+    let peak = peak_mib();
+    if let Some(m) = peak {
         println!("peak memory {m:.0} MiB");
     }
+    // One machine-readable line: N, states, average, min, max, median,
+    // p99 and max time (ms), peak MiB.
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize] * 1e3;
+    println!(
+        "csv,{n},{},{:.2},{},{},{:.1},{:.1},{:.1},{:.0}",
+        lens.len(),
+        lens.iter().sum::<usize>() as f64 / c,
+        lens.iter().min().copied().unwrap_or(0),
+        lens.iter().max().copied().unwrap_or(0),
+        pct(0.5),
+        pct(0.99),
+        pct(1.0),
+        peak.unwrap_or(0.0)
+    );
 }

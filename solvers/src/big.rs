@@ -98,6 +98,16 @@ fn inverse(moves: &[Move]) -> Vec<Move> {
     moves.iter().rev().map(|m| m.inverse()).collect()
 }
 
+/// A setup: the moves and where their inverse sends each facelet.
+fn setup(cube: &CubeN, s: Vec<Move>) -> Setup {
+    let t = track(cube, &inverse(&s));
+    let mut dest = vec![0u32; t.len()];
+    for (j, &src) in t.iter().enumerate() {
+        dest[src as usize] = j as u32;
+    }
+    (s, dest)
+}
+
 /// Keeps each effect once, and each sequence's inverse too.
 fn add_with_inverse(out: &mut Vec<Base>, seen: &mut HashSet<Vec<(u16, u16)>>, b: Base) {
     let inv = Base {
@@ -171,10 +181,21 @@ fn centre_bases(n: usize, layers: &[usize], wanted: impl Fn(usize, usize) -> boo
     out
 }
 
-/// Wing 3-cycles on the 4x4x4: `[A, [X^p, Y^q]]` for an inner layer `A` and
-/// two adjacent faces, kept when they move exactly three wings.
+/// Wing 3-cycles on the 4x4x4: `[A, W]` for an inner layer `A` and a face
+/// sequence `W` (`X Y X'` or `X Y X' Y'` of two adjacent faces), kept when
+/// they move exactly three wings and nothing else but centres (the wings
+/// are paired before any centre is placed, so the centres may move).
 fn wing_bases() -> Vec<Base> {
     let cube = CubeN::new(4);
+    let wing = |f: u16| {
+        let f = f as usize % 16;
+        let (r, c) = (f / 4, f % 4);
+        (r == 0 || r == 3) != (c == 0 || c == 3)
+    };
+    let centre = |f: u16| {
+        let f = f as usize % 16;
+        (1..3).contains(&(f / 4)) && (1..3).contains(&(f % 4))
+    };
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for fa in [Face::R, Face::U, Face::F] {
@@ -188,19 +209,31 @@ fn wing_bases() -> Vec<Base> {
                         }
                         for p in 1..=3u8 {
                             for q in 1..=3u8 {
-                                let w = [
-                                    Move::face(x, p),
-                                    Move::face(y, q),
-                                    Move::face(x, 4 - p),
-                                    Move::face(y, 4 - q),
-                                ];
-                                let mut moves = vec![a];
-                                moves.extend(w);
-                                moves.push(a.inverse());
-                                moves.extend(inverse(&w));
-                                let pairs = moved(&track(&cube, &moves));
-                                if pairs.len() == 6 {
-                                    add_with_inverse(&mut out, &mut seen, Base { moves, pairs });
+                                for four in [false, true] {
+                                    let mut w = vec![
+                                        Move::face(x, p),
+                                        Move::face(y, q),
+                                        Move::face(x, 4 - p),
+                                    ];
+                                    if four {
+                                        w.push(Move::face(y, 4 - q));
+                                    }
+                                    let mut moves = vec![a];
+                                    moves.extend(&w);
+                                    moves.push(a.inverse());
+                                    moves.extend(inverse(&w));
+                                    let all = moved(&track(&cube, &moves));
+                                    let pairs: Vec<(u16, u16)> =
+                                        all.iter().copied().filter(|&(f, _)| wing(f)).collect();
+                                    if pairs.len() == 6
+                                        && all.iter().all(|&(f, _)| wing(f) || centre(f))
+                                    {
+                                        add_with_inverse(
+                                            &mut out,
+                                            &mut seen,
+                                            Base { moves, pairs },
+                                        );
+                                    }
                                 }
                             }
                         }
@@ -273,8 +306,11 @@ pub struct Reducer {
     orbits: Orbits,
     /// Face-turn setups (none, one turn, two turns of different faces), each
     /// with where its inverse sends every facelet.
-    setups: Vec<(Vec<Move>, Vec<u32>)>,
+    setups: Vec<Setup>,
 }
+
+/// Moves that set a cycle up, and where their inverse sends each facelet.
+type Setup = (Vec<Move>, Vec<u32>);
 
 /// A centre orbit's two depths, the smaller first.
 type Depths = (usize, usize);
@@ -282,12 +318,10 @@ type Depths = (usize, usize);
 /// The reduction's moves, by part (inner layers as [`MoveKind::Slice`]).
 #[derive(Clone, Debug, Default)]
 pub struct Reduction {
-    /// Inner layer turns that make every wing orbit's permutation even.
-    pub parity: Vec<Move>,
-    /// Centre 3-cycles.
-    pub centres: Vec<Move>,
-    /// Wing 3-cycles.
+    /// Wing pairing, first.
     pub wings: Vec<Move>,
+    /// Centre 3-cycles, then.
+    pub centres: Vec<Move>,
 }
 
 impl Reducer {
@@ -312,17 +346,7 @@ impl Reducer {
                 }
             }
         }
-        let setups = seqs
-            .into_iter()
-            .map(|s| {
-                let t = track(&cube, &inverse(&s));
-                let mut dest = vec![0u32; t.len()];
-                for (j, &src) in t.iter().enumerate() {
-                    dest[src as usize] = j as u32;
-                }
-                (s, dest)
-            })
-            .collect();
+        let setups = seqs.into_iter().map(|s| setup(&cube, s)).collect();
         let orbits = Orbits::new(&cube);
         Reducer {
             n,
@@ -443,7 +467,7 @@ impl Reducer {
         facelets: &[usize],
         lay: &Layout,
         lead: &HashSet<u32>,
-        setups: std::ops::Range<usize>,
+        setups: &[Setup],
     ) -> Vec<Cand> {
         let n = self.n;
         let k = lay.size;
@@ -477,8 +501,7 @@ impl Reducer {
                     }
                 })
                 .sum();
-            for si in setups.clone() {
-                let (s, dest) = &self.setups[si];
+            for (si, (s, dest)) in setups.iter().enumerate() {
                 let mut pairs: Vec<(u32, u32)> = pairs
                     .iter()
                     .map(|&(f, t)| (dest[f as usize], dest[t as usize]))
@@ -512,8 +535,8 @@ impl Reducer {
     }
 
     /// The moves of a candidate on the N-cube.
-    fn cand_moves(&self, c: &Cand, lay: &Layout) -> Vec<Move> {
-        let setup = &self.setups[c.setup as usize].0;
+    fn cand_moves(&self, c: &Cand, lay: &Layout, setups: &[Setup]) -> Vec<Move> {
+        let setup = &setups[c.setup as usize].0;
         let mut out = setup.clone();
         out.extend(
             bases(lay.kind)[c.base as usize]
@@ -546,7 +569,7 @@ impl Reducer {
             partner[u[0]] = u[1] as u32;
         }
         // One-turn setups first; two-turn ones once those run out.
-        let mut cands = self.candidates(&facelets, &lay, &lead, 0..ONE_TURN_SETUPS);
+        let mut cands = self.candidates(&facelets, &lay, &lead, &self.setups[..ONE_TURN_SETUPS]);
         let mut all_setups = false;
         let right = |s: &[u8], f: u32, t: u32| {
             let (f, t) = (f as usize, t as usize);
@@ -591,7 +614,7 @@ impl Reducer {
                 }
                 None if !all_setups => {
                     all_setups = true;
-                    cands = self.candidates(&facelets, &lay, &lead, 0..self.setups.len());
+                    cands = self.candidates(&facelets, &lay, &lead, &self.setups);
                     continue;
                 }
                 None => {
@@ -613,7 +636,7 @@ impl Reducer {
             for (&(_, t), v) in c.pairs.iter().zip(old) {
                 state[t as usize] = v;
             }
-            moves.extend(self.cand_moves(c, &lay));
+            moves.extend(self.cand_moves(c, &lay, &self.setups));
         }
         Err(SolveError::Internal("an orbit did not come home".into()))
     }
@@ -629,24 +652,17 @@ impl Reducer {
         let n = self.n;
         let rep_depth = n / 2 - 1;
         let mut red = Reduction::default();
-        // A wing orbit in an odd permutation of its targets gets a turn of
-        // its layer, which moves no representative.
-        let target = self.target(state);
-        for w in &self.orbits.wings {
-            let d = self.wing_depth(w);
-            let want: Vec<(u8, u8)> = w.iter().map(|p| (target[p[0]], target[p[1]])).collect();
-            let perm: Vec<u8> = w
-                .iter()
-                .map(|p| {
-                    let have = (state[p[0]], state[p[1]]);
-                    want.iter().position(|&x| x == have).unwrap_or(0) as u8
-                })
-                .collect();
-            if d != rep_depth && tablegen::perm::is_odd(&perm) {
-                let mv = layer_turn(Face::R, d, 1);
-                self.cube.apply(state, mv);
-                red.parity.push(mv);
-            }
+        // Wings first, innermost orbit first: while the centres are still
+        // to do, turning the outer layers down to the orbit's own is free.
+        let mut wings: Vec<&Vec<[usize; 2]>> = self
+            .orbits
+            .wings
+            .iter()
+            .filter(|w| self.wing_depth(w) != rep_depth)
+            .collect();
+        wings.sort_by_key(|w| std::cmp::Reverse(self.wing_depth(w)));
+        for w in wings {
+            red.wings.extend(self.pair_wings(state, w)?);
         }
         // Centre orbits by their two depths: an oblique orbit with its
         // mirror, whose cycles share layers.
@@ -671,12 +687,215 @@ impl Reducer {
         for (_, units) in &groups {
             red.centres.extend(self.place(state, units)?);
         }
-        for w in &self.orbits.wings {
-            if self.wing_depth(w) != rep_depth {
-                red.wings.extend(self.place(state, w)?);
+        Ok(red)
+    }
+
+    /// Pairs one wing orbit (depth `a`) with the representatives', greedily:
+    /// each step takes the sequence of up to three free turns (the faces,
+    /// and the blocks `(a+1)Rw` that end at the orbit's layer: they move
+    /// only unfinished wing orbits, the centres and whole edges) or the wing
+    /// 3-cycle that pairs the most wings per move.
+    fn pair_wings(&self, state: &mut [u8], units: &[[usize; 2]]) -> Result<Vec<Move>, SolveError> {
+        let n = self.n;
+        let a = self.wing_depth(units);
+        // Local indices: the orbit's facelets, then their representatives'.
+        let mut facelets: Vec<usize> = units.iter().flat_map(|u| u.iter().copied()).collect();
+        let k = facelets.len();
+        let reps: Vec<usize> = facelets
+            .iter()
+            .map(|&f| {
+                let (face, r, c) = (f / (n * n), (f / n) % n, f % n);
+                (face * n + self.rep(r)) * n + self.rep(c)
+            })
+            .collect();
+        facelets.extend(&reps);
+        let mut local = vec![u32::MAX; self.cube.facelets()];
+        for (i, &f) in facelets.iter().enumerate() {
+            local[f] = i as u32;
+        }
+        let free: Vec<Move> = Face::ALL
+            .iter()
+            .flat_map(|&f| {
+                (1..=3u8).flat_map(move |t| [Move::face(f, t), Move::block(f, a as u8 + 1, t)])
+            })
+            .collect();
+        // Each free move as "local index j takes its sticker from src[j]".
+        let perms: Vec<Vec<u32>> = free
+            .iter()
+            .map(|&m| {
+                let p = self.cube.perm(m);
+                facelets.iter().map(|&f| local[p[f] as usize]).collect()
+            })
+            .collect();
+        if perms.iter().any(|p| p.contains(&u32::MAX)) {
+            return Err(SolveError::Internal("a free turn leaves the wings".into()));
+        }
+        let lay = self.layout(units[0][0], true);
+        let lead: HashSet<u32> = units.iter().map(|u| u[0] as u32).collect();
+        // Cycles set up by a face turn; when those run out, by up to two
+        // free turns (the blocks too: the wing phase may move the centres).
+        let wide: Vec<Setup> = {
+            let mut seqs: Vec<Vec<Move>> = vec![vec![]];
+            for &x in &free {
+                seqs.push(vec![x]);
+                for &y in &free {
+                    if (y.face, y.kind) != (x.face, x.kind) {
+                        seqs.push(vec![x, y]);
+                    }
+                }
+            }
+            seqs.into_iter().map(|q| setup(&self.cube, q)).collect()
+        };
+        let mut setups: &[Setup] = &self.setups[..ONE_TURN_SETUPS];
+        let cycles = self.candidates(&facelets[..k], &lay, &lead, setups);
+        let mut cycles: Vec<(Vec<(u32, u32)>, u32, Cand)> = cycles
+            .into_iter()
+            .map(|c| {
+                let pairs = c
+                    .pairs
+                    .iter()
+                    .map(|&(f, t)| (local[f as usize], local[t as usize]))
+                    .collect();
+                (pairs, c.cost, c)
+            })
+            .collect();
+        let mut s: Vec<u8> = facelets.iter().map(|&f| state[f]).collect();
+        // Wings paired: local unit u is facelets 2u, 2u+1, its reps k+2u, k+2u+1.
+        let paired = |s: &[u8]| -> usize {
+            (0..k / 2)
+                .filter(|&u| s[2 * u] == s[k + 2 * u] && s[2 * u + 1] == s[k + 2 * u + 1])
+                .count()
+        };
+        let mut moves = Vec::new();
+        // Wing 3-cycles are even, and so is every free sequence with an even
+        // number of block quarter turns: an odd orbit first gets one.
+        let odd = |s: &[u8]| -> bool {
+            let want: Vec<(u8, u8)> = (0..k / 2)
+                .map(|u| (s[k + 2 * u], s[k + 2 * u + 1]))
+                .collect();
+            let perm: Vec<u8> = (0..k / 2)
+                .map(|u| {
+                    let have = (s[2 * u], s[2 * u + 1]);
+                    want.iter().position(|&x| x == have).unwrap_or(0) as u8
+                })
+                .collect();
+            tablegen::perm::is_odd(&perm)
+        };
+        let quarter = |mi: usize| free[mi].kind != MoveKind::Block(1) && free[mi].turns != 2;
+        if odd(&s) {
+            let mi = (0..free.len())
+                .find(|&mi| quarter(mi))
+                .ok_or_else(|| SolveError::Internal("no block turn".into()))?;
+            s = perms[mi].iter().map(|&j| s[j as usize]).collect();
+            self.cube.apply(state, free[mi]);
+            moves.push(free[mi]);
+        }
+        let mut all_setups = false;
+        let mut stuck = 0usize;
+        let mut scratch = s.clone();
+        for _ in 0..40 * units.len() {
+            let now = paired(&s);
+            if now == k / 2 {
+                return Ok(moves);
+            }
+            // (gain, cost, sequence of free moves or a cycle)
+            let mut best: Option<(usize, usize, Result<Vec<usize>, usize>)> = None;
+            let mut consider = |gain: usize, cost: usize, what: Result<Vec<usize>, usize>| {
+                if gain > 0 && best.as_ref().is_none_or(|(g, c, _)| gain * c > g * cost) {
+                    best = Some((gain, cost, what));
+                }
+            };
+            // Free sequences of one to three turns, as a depth-first walk.
+            let mut stack: Vec<(Vec<usize>, Vec<u8>)> = vec![(Vec::new(), s.clone())];
+            while let Some((seq, st)) = stack.pop() {
+                let even = seq.iter().filter(|&&mi| quarter(mi)).count() % 2 == 0;
+                if !seq.is_empty() && even {
+                    let got = paired(&st);
+                    if got > now {
+                        consider(got - now, seq.len(), Ok(seq.clone()));
+                    }
+                }
+                if seq.len() == 3 {
+                    continue;
+                }
+                for (mi, p) in perms.iter().enumerate() {
+                    if let Some(&last) = seq.last() {
+                        // Not the same layers twice in a row.
+                        if free[last].face == free[mi].face && free[last].kind == free[mi].kind {
+                            continue;
+                        }
+                    }
+                    let next: Vec<u8> = p.iter().map(|&j| st[j as usize]).collect();
+                    let mut q = seq.clone();
+                    q.push(mi);
+                    stack.push((q, next));
+                }
+            }
+            for (i, (pairs, cost, _)) in cycles.iter().enumerate() {
+                scratch.copy_from_slice(&s);
+                for &(f, t) in pairs {
+                    scratch[t as usize] = s[f as usize];
+                }
+                let got = paired(&scratch);
+                if got > now {
+                    consider(got - now, *cost as usize, Err(i));
+                }
+            }
+            match best {
+                Some((_, _, Ok(seq))) => {
+                    for mi in seq {
+                        s = perms[mi].iter().map(|&j| s[j as usize]).collect();
+                        self.cube.apply(state, free[mi]);
+                        moves.push(free[mi]);
+                    }
+                }
+                Some((_, _, Err(i))) => {
+                    let (pairs, _, c) = &cycles[i];
+                    let old = s.clone();
+                    for &(f, t) in pairs {
+                        s[t as usize] = old[f as usize];
+                    }
+                    let seq = self.cand_moves(&c.clone(), &lay, setups);
+                    self.cube.apply_alg(state, &seq);
+                    moves.extend(seq);
+                }
+                None if !all_setups => {
+                    // Cycles with two setup turns as well.
+                    all_setups = true;
+                    setups = &wide;
+                    let more = self.candidates(&facelets[..k], &lay, &lead, setups);
+                    cycles = more
+                        .into_iter()
+                        .map(|c| {
+                            let pairs = c
+                                .pairs
+                                .iter()
+                                .map(|&(f, t)| (local[f as usize], local[t as usize]))
+                                .collect();
+                            (pairs, c.cost, c)
+                        })
+                        .collect();
+                }
+                None => {
+                    // The cycle needed is not among ours at these places:
+                    // a free turn moves the unpaired wings to others.
+                    stuck += 1;
+                    if stuck > 24 {
+                        return Err(SolveError::Internal(
+                            "no sequence pairs another wing".into(),
+                        ));
+                    }
+                    // A face turn or a block half turn: the block's brings
+                    // wings of the far ends to the near ones.
+                    let even: Vec<usize> = (0..free.len()).filter(|&mi| !quarter(mi)).collect();
+                    let mi = even[(stuck * 7 + 3) % even.len()];
+                    s = perms[mi].iter().map(|&j| s[j as usize]).collect();
+                    self.cube.apply(state, free[mi]);
+                    moves.push(free[mi]);
+                }
             }
         }
-        Ok(red)
+        Err(SolveError::Internal("a wing orbit did not pair".into()))
     }
 
     /// True if every facelet shows its representative's colour.
@@ -763,9 +982,8 @@ impl Solver {
             }
         };
         let mut all: Vec<Move> = Vec::new();
-        all.extend(&red.parity);
-        all.extend(&red.centres);
         all.extend(&red.wings);
+        all.extend(&red.centres);
         for &m in &small_moves {
             all.extend(r.deepen(m));
         }
@@ -778,11 +996,7 @@ impl Solver {
             ));
         }
         let len = |m: &[Move]| simplify(&outer_blocks(n, m)).len();
-        let mut phases = vec![
-            ("parity", len(&red.parity)),
-            ("centres", len(&red.centres)),
-            ("wings", len(&red.wings)),
-        ];
+        let mut phases = vec![("wings", len(&red.wings)), ("centres", len(&red.centres))];
         phases.extend(small_phases);
         Ok(SolutionN { moves, phases })
     }
@@ -889,10 +1103,10 @@ mod tests {
             for (o, wing) in orbits {
                 let lay = r.layout(o[0], wing);
                 let lead = o.iter().map(|&f| f as u32).collect();
-                let cands = r.candidates(&o, &lay, &lead, 0..r.setups.len());
+                let cands = r.candidates(&o, &lay, &lead, &r.setups);
                 assert!(!cands.is_empty(), "{n}: no cycles");
                 for c in cands.iter().step_by(97) {
-                    let t = track(&r.cube, &r.cand_moves(c, &lay));
+                    let t = track(&r.cube, &r.cand_moves(c, &lay, &r.setups));
                     let mut got: Vec<(u32, u32)> = moved(&t)
                         .iter()
                         .map(|&(f, t)| (f as u32, t as u32))
@@ -917,13 +1131,7 @@ mod tests {
                 let red = r.reduce(&mut s).unwrap();
                 assert!(r.is_reduced(&s), "{n}");
                 let mut replay = start.clone();
-                let all: Vec<Move> = red
-                    .parity
-                    .iter()
-                    .chain(&red.centres)
-                    .chain(&red.wings)
-                    .copied()
-                    .collect();
+                let all: Vec<Move> = red.wings.iter().chain(&red.centres).copied().collect();
                 r.cube.apply_alg(&mut replay, &outer_blocks(n, &all));
                 assert_eq!(replay, s, "{n}");
             }
