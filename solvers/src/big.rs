@@ -739,9 +739,10 @@ impl Reducer {
         // Cycles set up by a face turn; when those run out, by up to two
         // free turns (the blocks too: the wing phase may move the centres).
         let wide: Vec<Setup> = {
+            // None, then one free turn, then two.
             let mut seqs: Vec<Vec<Move>> = vec![vec![]];
+            seqs.extend(free.iter().map(|&x| vec![x]));
             for &x in &free {
-                seqs.push(vec![x]);
                 for &y in &free {
                     if (y.face, y.kind) != (x.face, x.kind) {
                         seqs.push(vec![x, y]);
@@ -750,6 +751,7 @@ impl Reducer {
             }
             seqs.into_iter().map(|q| setup(&self.cube, q)).collect()
         };
+        let tiers = [1 + free.len(), wide.len()];
         let mut setups: &[Setup] = &self.setups[..ONE_TURN_SETUPS];
         let cycles = self.candidates(&facelets[..k], &lay, &lead, setups);
         let mut cycles: Vec<LocalCycle> = cycles
@@ -794,7 +796,7 @@ impl Reducer {
             self.cube.apply(state, free[mi]);
             moves.push(free[mi]);
         }
-        let mut all_setups = false;
+        let mut tier = 0;
         let mut stuck = 0usize;
         let mut scratch = s.clone();
         for _ in 0..40 * units.len() {
@@ -863,10 +865,10 @@ impl Reducer {
                     self.cube.apply_alg(state, &seq);
                     moves.extend(seq);
                 }
-                None if !all_setups => {
-                    // Cycles with two setup turns as well.
-                    all_setups = true;
-                    setups = &wide;
+                None if tier < tiers.len() => {
+                    // Cycles set up by one free turn, then by two.
+                    setups = &wide[..tiers[tier]];
+                    tier += 1;
                     let more = self.candidates(&facelets[..k], &lay, &lead, setups);
                     cycles = more
                         .into_iter()
