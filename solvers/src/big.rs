@@ -41,6 +41,9 @@ use tablegen::cube::CubeN;
 use tablegen::notation::{Face, Move, MoveKind};
 use tablegen::orbits::Orbits;
 
+/// Candidates the centre search looks one cycle past (1: none).
+const LOOKAHEAD: usize = 12;
+
 /// Setups of none or one face turn (the first of [`Reducer::setups`]).
 const ONE_TURN_SETUPS: usize = 19;
 
@@ -610,6 +613,46 @@ impl Reducer {
                 if best.is_none_or(|(bg, bc, _)| g * bc > bg * c.cost) {
                     best = Some((g, c.cost, i));
                 }
+            }
+            // Look one cycle ahead from the best few: the pair that places
+            // the most per move decides the first.
+            if best.is_some() && LOOKAHEAD > 1 {
+                let gain_at = |s: &[u8], c: &Cand| -> i32 {
+                    c.pairs[..c.leads as usize]
+                        .iter()
+                        .map(|&(f, t)| i32::from(right(s, f, t)) - i32::from(right(s, t, t)))
+                        .sum()
+                };
+                let mut ranked: Vec<(u32, u32, usize)> = cands
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| {
+                        let g = gain_at(state, c);
+                        (g > 0).then_some((g as u32, c.cost, i))
+                    })
+                    .collect();
+                ranked.sort_by(|a, b| (b.0 * a.1).cmp(&(a.0 * b.1)));
+                ranked.truncate(LOOKAHEAD);
+                let mut sim = state.to_vec();
+                let mut pick: Option<(u32, u32, usize)> = None;
+                for &(g1, c1, i) in &ranked {
+                    sim.copy_from_slice(state);
+                    for &(f, t) in &cands[i].pairs {
+                        sim[t as usize] = state[f as usize];
+                    }
+                    let mut next = (0u32, 1u32);
+                    for c in &cands {
+                        let g = gain_at(&sim, c);
+                        if g > 0 && (g as u32) * next.1 > next.0 * c.cost {
+                            next = (g as u32, c.cost);
+                        }
+                    }
+                    let (g, c) = (g1 + next.0, c1 + if next.0 > 0 { next.1 } else { 0 });
+                    if pick.is_none_or(|(pg, pc, _)| g * pc > pg * c) {
+                        pick = Some((g, c, i));
+                    }
+                }
+                best = pick.or(best);
             }
             let i = match best {
                 Some((_, _, i)) => {
