@@ -11,25 +11,28 @@
 //! the small cube the N-cube's `mRw`: the small cube's solution, its block
 //! turns deepened, solves the N-cube.
 //!
-//! The reduction places every facelet that is not a representative by
-//! 3-cycles that touch nothing else:
+//! The reduction places every facelet that is not a representative, wings
+//! first (`docs/nnn.md`):
 //!
-//! - **Centres**: the commutator of a single inner layer with a face turn's
-//!   conjugate of another inner layer of the same orbit's depths (`[2R, U 3L'
-//!   U']` on a 6x6x6) cycles three facelets of one centre orbit. The cycles
-//!   are found once, on the smallest cube with an orbit of each kind (X-centre
-//!   on the 5x5x5, T-centre on the 7x7x7, oblique on the 8x8x8, each with a
-//!   layer of no part in the commutator, which shows the commutator leaves
-//!   every other orbit alone), and carried to the N-cube's layers.
-//! - **Wings**: the commutator of an inner layer with a face commutator (`[2R,
-//!   [U, F]]`) cycles three wings of one orbit; face commutators leave every
-//!   centre where it was. Found once on the 4x4x4.
+//! - **Wings**, innermost orbit first ([`Reducer::reduce`]). While no centre
+//!   is placed, the faces and the block turns down to the orbit's own layer
+//!   (`(a+1)Rw` for depth `a`) move nothing finished, so a greedy search
+//!   takes, step by step, the sequence of up to three such turns or the wing
+//!   3-cycle that pairs the most wings per move. Wing 3-cycles are the
+//!   commutator of an inner layer with a face sequence (`[2R, U F U']`),
+//!   found once on the 4x4x4; they move three wings and some centres.
+//! - **Centres**, orbit by orbit (an oblique with its mirror), by cycles
+//!   that touch nothing else: commutators of two single inner layers
+//!   (`[2R, 3U]`, two 3-cycles for eight moves) or of a layer with a face
+//!   turn's conjugate of another (`[2R, U 3L' U']`), found once on the
+//!   smallest cube with an orbit of each kind and a layer the commutator
+//!   leaves alone (X-centres on the 5x5x5, T-centres on the 7x7x7, obliques
+//!   on the 8x8x8: the untouched layer's orbits show that every other orbit
+//!   stays put), then carried to the N-cube's layers. A greedy search takes
+//!   the cycle (behind up to two face turns) that places the most facelets
+//!   per move, looking one cycle past the best few.
 //!
-//! Each cycle is tried with up to two face turns before it and their inverse
-//! after; a greedy choice takes, again and again, the one that places the
-//! most facelets per move. A wing orbit whose permutation is odd gets one
-//! inner layer turn first (wing 3-cycles are even). The solution is checked
-//! on the facelet model before it is returned.
+//! The solution is checked on the facelet model before it is returned.
 
 use crate::moves::simplify;
 use crate::SolveError;
@@ -558,35 +561,21 @@ impl Reducer {
         out
     }
 
-    /// Places one orbit's units (centre facelets, or wings as facelet
-    /// pairs `[first, second]`) by greedy 3-cycles; returns the moves and
-    /// updates `state` (the representatives never move).
-    fn place(&self, state: &mut [u8], units: &[[usize; 2]]) -> Result<Vec<Move>, SolveError> {
-        let wing = units[0][0] != units[0][1];
+    /// Places the facelets of one group of centre orbits by greedy cycles;
+    /// returns the moves and updates `state` (the representatives and the
+    /// wings never move).
+    fn place(&self, state: &mut [u8], facelets: &[usize]) -> Result<Vec<Move>, SolveError> {
         let target = self.target(state);
-        let lay = self.layout(units[0][0], wing);
-        let facelets: Vec<usize> = if wing {
-            units.iter().flat_map(|u| u.iter().copied()).collect()
-        } else {
-            units.iter().map(|u| u[0]).collect()
-        };
-        let lead: HashSet<u32> = units.iter().map(|u| u[0] as u32).collect();
-        let mut partner = vec![0u32; self.cube.facelets()];
-        for u in units {
-            partner[u[0]] = u[1] as u32;
-        }
+        let lay = self.layout(facelets[0], false);
+        let lead: HashSet<u32> = facelets.iter().map(|&f| f as u32).collect();
         // One-turn setups first; two-turn ones once those run out.
-        let mut cands = self.candidates(&facelets, &lay, &lead, &self.setups[..ONE_TURN_SETUPS]);
+        let mut cands = self.candidates(facelets, &lay, &lead, &self.setups[..ONE_TURN_SETUPS]);
         let mut all_setups = false;
-        let right = |s: &[u8], f: u32, t: u32| {
-            let (f, t) = (f as usize, t as usize);
-            let (pf, pt) = (partner[f] as usize, partner[t] as usize);
-            s[f] == target[t] && s[pf] == target[pt]
-        };
+        let right = |s: &[u8], f: u32, t: u32| s[f as usize] == target[t as usize];
         let mut moves = Vec::new();
         let mut idle = 0u32;
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..20 * units.len() {
+        for _ in 0..20 * facelets.len() {
             if facelets.iter().all(|&f| state[f] == target[f]) {
                 return Ok(moves);
             }
@@ -661,7 +650,7 @@ impl Reducer {
                 }
                 None if !all_setups => {
                     all_setups = true;
-                    cands = self.candidates(&facelets, &lay, &lead, &self.setups);
+                    cands = self.candidates(facelets, &lay, &lead, &self.setups);
                     continue;
                 }
                 None => {
@@ -713,7 +702,7 @@ impl Reducer {
         }
         // Centre orbits by their two depths: an oblique orbit with its
         // mirror, whose cycles share layers.
-        let mut groups: Vec<(Depths, Vec<[usize; 2]>)> = Vec::new();
+        let mut groups: Vec<(Depths, Vec<usize>)> = Vec::new();
         for o in &self.orbits.centres {
             let rep = o.iter().all(|&f| {
                 let (r, c) = ((f / n) % n, f % n);
@@ -725,14 +714,13 @@ impl Reducer {
             let (r, c) = ((o[0] / n) % n, o[0] % n);
             let (a, b) = (depth(r, n), depth(c, n));
             let key = (a.min(b), a.max(b));
-            let units = o.iter().map(|&f| [f, f]);
             match groups.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, u)) => u.extend(units),
-                None => groups.push((key, units.collect())),
+                Some((_, u)) => u.extend(o),
+                None => groups.push((key, o.clone())),
             }
         }
-        for (_, units) in &groups {
-            red.centres.extend(self.place(state, units)?);
+        for (_, facelets) in &groups {
+            red.centres.extend(self.place(state, facelets)?);
         }
         Ok(red)
     }
