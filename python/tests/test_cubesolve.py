@@ -165,7 +165,7 @@ def test_pictures():
         (dict(puzzle="3x3x3", scramble="R", state=SOLVED3), "not both"),
         (dict(puzzle="3x3x3"), "state= or scramble="),
         (dict(puzzle="megaminx", scramble="R"), "megaminx"),
-        (dict(puzzle="6x6x6", scramble="R"), "6x6x6"),
+        (dict(puzzle="65x65x65", scramble="R"), "64x64x64"),
         (dict(puzzle="pyraminx", scramble="U", order="ulfrbd"), "order"),
         (dict(puzzle="pyraminx", state="UUU"), "scramble"),
         (dict(puzzle="3x3x3", scramble="R", order="abc"), "face order"),
