@@ -784,18 +784,21 @@ impl Reducer {
         };
         let tiers = [1 + free.len(), wide.len()];
         let mut setups: &[Setup] = &self.setups[..ONE_TURN_SETUPS];
-        let cycles = self.candidates(&facelets[..k], &lay, &lead, setups);
-        let mut cycles: Vec<LocalCycle> = cycles
-            .into_iter()
-            .map(|c| {
-                let pairs = c
-                    .pairs
-                    .iter()
-                    .map(|&(f, t)| (local[f as usize], local[t as usize]))
-                    .collect();
-                (pairs, c.cost, c)
-            })
-            .collect();
+        // The orbit's cycles behind the given setups, in local indices.
+        let cycles_with = |setups: &[Setup]| -> Vec<LocalCycle> {
+            self.candidates(&facelets[..k], &lay, &lead, setups)
+                .into_iter()
+                .map(|c| {
+                    let pairs = c
+                        .pairs
+                        .iter()
+                        .map(|&(f, t)| (local[f as usize], local[t as usize]))
+                        .collect();
+                    (pairs, c.cost, c)
+                })
+                .collect()
+        };
+        let mut cycles = cycles_with(setups);
         let mut s: Vec<u8> = facelets.iter().map(|&f| state[f]).collect();
         // Wings paired: local unit u is facelets 2u, 2u+1, its reps k+2u, k+2u+1.
         let paired = |s: &[u8]| -> usize {
@@ -900,18 +903,7 @@ impl Reducer {
                     // Cycles set up by one free turn, then by two.
                     setups = &wide[..tiers[tier]];
                     tier += 1;
-                    let more = self.candidates(&facelets[..k], &lay, &lead, setups);
-                    cycles = more
-                        .into_iter()
-                        .map(|c| {
-                            let pairs = c
-                                .pairs
-                                .iter()
-                                .map(|&(f, t)| (local[f as usize], local[t as usize]))
-                                .collect();
-                            (pairs, c.cost, c)
-                        })
-                        .collect();
+                    cycles = cycles_with(setups);
                 }
                 None => {
                     // The cycle needed is not among ours at these places:
