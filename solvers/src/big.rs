@@ -1067,14 +1067,7 @@ impl crate::puzzle::Solve for Solver {
         opts: &crate::puzzle::Options,
     ) -> Result<crate::Solution, SolveError> {
         let sol = Solver::solve(self, crate::puzzle::cube_state(position)?, opts.time_budget)?;
-        Ok(crate::Solution {
-            moves: sol.moves.iter().map(|m| m.to_string()).collect(),
-            phases: sol
-                .phases
-                .iter()
-                .map(|&(k, v)| (k.to_string(), v))
-                .collect(),
-        })
+        Ok(crate::Solution::of_moves(&sol.moves, &sol.phases))
     }
     fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
         let n = self.n();

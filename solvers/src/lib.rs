@@ -60,6 +60,14 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// A solution of an NxNxN reduction: its moves and its phases' lengths.
+    pub fn of_moves(moves: &[tablegen::notation::Move], phases: &[(&str, usize)]) -> Solution {
+        Solution {
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            phases: phases.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
+        }
+    }
+
     /// The moves separated by single spaces.
     pub fn text(&self) -> String {
         self.moves.join(" ")

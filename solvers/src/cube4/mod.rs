@@ -754,14 +754,7 @@ impl crate::puzzle::Solve for Solver {
             o.time_budget = t;
         }
         let sol = Solver::solve(self, crate::puzzle::cube_state(position)?, o)?;
-        Ok(crate::Solution {
-            moves: sol.moves.iter().map(|m| m.to_string()).collect(),
-            phases: sol
-                .phases
-                .iter()
-                .map(|&(k, v)| (k.to_string(), v))
-                .collect(),
-        })
+        Ok(crate::Solution::of_moves(&sol.moves, &sol.phases))
     }
     fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
         let state = tablegen::cube4::random_state(rand::Rng::gen(&mut crate::puzzle::rng(seed)));
