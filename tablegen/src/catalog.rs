@@ -192,75 +192,119 @@ impl BuildOutput {
     }
 }
 
-fn dense<S: Space>(space: &S, progress: &Progress) -> BuildOutput {
-    let r = dense_bfs(space, progress);
-    BuildOutput {
+/// Which engine runs a dense BFS.
+#[derive(Clone, Debug, Default)]
+pub enum Engine {
+    /// [`dense_bfs`]: one process, rayon threads.
+    #[default]
+    InMemory,
+    /// [`crate::dist::timely_bfs`]: timely workers, in one process or many.
+    Timely(crate::dist::Cluster),
+}
+
+fn dense<S: Space + Send + 'static>(
+    space: S,
+    engine: &Engine,
+    progress: &Progress,
+) -> Result<Option<BuildOutput>, String> {
+    let r = match engine {
+        Engine::InMemory => Some(dense_bfs(&space, progress)),
+        Engine::Timely(cluster) => crate::dist::timely_bfs(space, cluster, progress)?,
+    };
+    Ok(r.map(|r| BuildOutput {
         data: Built::Dense(r.depth),
         histogram: r.histogram,
         expansions: r.expansions,
-    }
+    }))
 }
 
-/// Runs the BFS of a table.
+/// Runs the BFS of a table in memory.
 pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String> {
-    Ok(match &def.space {
+    build_with(def, &Engine::InMemory, progress)?.ok_or_else(|| "no table was built".into())
+}
+
+/// Runs the BFS of a table on `engine`: the table, or `None` in a process
+/// of a distributed build that hands its part to process 0.
+pub fn build_with(
+    def: &TableDef,
+    engine: &Engine,
+    progress: &Progress,
+) -> Result<Option<BuildOutput>, String> {
+    match &def.space {
         SpaceDef::Cube2 { qtm } => {
             let moves = if *qtm {
                 cube2::qtm_moves()
             } else {
                 cube2::htm_moves()
             };
-            dense(&cube2::Cube2::new(moves), progress)
+            dense(cube2::Cube2::new(moves), engine, progress)
         }
-        SpaceDef::Pyraminx => dense(&pyraminx::PyraminxSpace::new(), progress),
+        SpaceDef::Pyraminx => dense(pyraminx::PyraminxSpace::new(), engine, progress),
         SpaceDef::Domino { qtm } => {
             let moves = if *qtm {
                 domino::qtm_moves()
             } else {
                 domino::htm_moves()
             };
-            dense(&domino::DominoSpace::new(moves), progress)
+            dense(domino::DominoSpace::new(moves), engine, progress)
         }
-        SpaceDef::Cube3(p) => dense(&kociemba::PhaseBfs::new(*p), progress),
+        SpaceDef::Cube3(p) => dense(kociemba::PhaseBfs::new(*p), engine, progress),
         SpaceDef::Reduction4 { space, moves } => match *space {
             cube4::Reduction4::SideCentres => {
-                dense(&cube4::SideCentresSpace::new(moves)?, progress)
+                dense(cube4::SideCentresSpace::new(moves)?, engine, progress)
             }
             cube4::Reduction4::SideCentresParity => {
-                dense(&cube4::SidesParitySpace::new(moves)?, progress)
+                dense(cube4::SidesParitySpace::new(moves)?, engine, progress)
             }
-            cube4::Reduction4::PairAll => dense(&cube4::PairAllSpace::new(moves)?, progress),
+            cube4::Reduction4::PairAll => dense(cube4::PairAllSpace::new(moves)?, engine, progress),
             cube4::Reduction4::Split(k) => {
-                dense(&cube4::SplitSpace::new(k as usize, moves), progress)
+                dense(cube4::SplitSpace::new(k as usize, moves), engine, progress)
             }
         },
         SpaceDef::Reduction5 { space, moves } => match *space {
-            cube5::Reduction5::LrParity => dense(&cube5::LrParitySpace::new(moves)?, progress),
-            cube5::Reduction5::FbEo => dense(&cube5::FbEoSpace::new(moves)?, progress),
-            cube5::Reduction5::WingsSplit => dense(&cube5::WingsSplitSpace::new(moves)?, progress),
-            cube5::Reduction5::MidPair => dense(&cube5::MidPairSpace::new(moves)?, progress),
-            cube5::Reduction5::ESlice(high) => {
-                dense(&crate::pair5::ESliceSpace::new(high, moves)?, progress)
+            cube5::Reduction5::LrParity => {
+                dense(cube5::LrParitySpace::new(moves)?, engine, progress)
             }
-            cube5::Reduction5::Sides => dense(
-                &crate::pair5::SidesSpace::new(moves, &crate::pair5::last8_moves())?,
+            cube5::Reduction5::FbEo => dense(cube5::FbEoSpace::new(moves)?, engine, progress),
+            cube5::Reduction5::WingsSplit => {
+                dense(cube5::WingsSplitSpace::new(moves)?, engine, progress)
+            }
+            cube5::Reduction5::MidPair => dense(cube5::MidPairSpace::new(moves)?, engine, progress),
+            cube5::Reduction5::ESlice(high) => dense(
+                crate::pair5::ESliceSpace::new(high, moves)?,
+                engine,
                 progress,
             ),
-            cube5::Reduction5::ETriple => dense(&crate::pair5::ETripleSpace::new(moves)?, progress),
-            cube5::Reduction5::Last8 => dense(&crate::pair5::Last8Space::new(moves)?, progress),
+            cube5::Reduction5::Sides => dense(
+                crate::pair5::SidesSpace::new(moves, &crate::pair5::last8_moves())?,
+                engine,
+                progress,
+            ),
+            cube5::Reduction5::ETriple => {
+                dense(crate::pair5::ETripleSpace::new(moves)?, engine, progress)
+            }
+            cube5::Reduction5::Last8 => {
+                dense(crate::pair5::Last8Space::new(moves)?, engine, progress)
+            }
         },
         SpaceDef::Facelets { def: p, moves } => {
             let space = projection::build(p, moves)?;
             if !space.is_dense() {
                 return Err("projection too big to rank densely".into());
             }
-            dense(&space, progress)
+            dense(space, engine, progress)
         }
         SpaceDef::SparseFacelets {
             def: p,
             moves,
             max_depth,
         } => {
+            if let Engine::Timely(_) = engine {
+                return Err(format!(
+                    "{} is a sparse table: the timely engine builds dense tables only",
+                    def.id
+                ));
+            }
             let space = projection::build(p, moves)?;
             let n = moves.len();
             let r = sparse_bfs(
@@ -270,7 +314,7 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
                 progress,
             );
             let expansions = r.histogram.iter().sum::<u64>() * n as u64;
-            BuildOutput {
+            Ok(Some(BuildOutput {
                 data: Built::Sparse(
                     r.entries
                         .into_iter()
@@ -279,9 +323,9 @@ pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String>
                 ),
                 histogram: r.histogram,
                 expansions,
-            }
+            }))
         }
-    })
+    }
 }
 
 /// The 36 outer block turns of an NxNxN (face and 2-layer wide turns).

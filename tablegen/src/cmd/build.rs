@@ -1,11 +1,12 @@
 //! `tablegen build`.
 
-use super::{bad, lookup, show_path};
+use super::{bad, lookup, quote, show_path};
 use anyhow::Context;
 use std::path::Path;
 use std::time::Instant;
 use tablegen::artifact::{artifact_path, encode};
-use tablegen::catalog::{self, format_histogram};
+use tablegen::catalog::{self, format_histogram, Engine};
+use tablegen::dist::Cluster;
 use tablegen::outln;
 use tablegen::progress::Progress;
 
@@ -24,6 +25,21 @@ pub struct Args {
     /// for any count.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS))]
     threads: Option<u32>,
+    /// Run the BFS on timely dataflow with this many workers per process (1
+    /// to 1024). The table is the same as the in-memory engine's.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS), conflicts_with = "threads")]
+    workers: Option<u32>,
+    /// Timely processes in the build (1 to 1024); each runs this command
+    /// with its own --process. Process 0 writes the table.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS), conflicts_with = "threads")]
+    processes: Option<u32>,
+    /// This process's index, 0 to --processes minus 1.
+    #[arg(long, requires = "processes")]
+    process: Option<u32>,
+    /// File of `host:port` lines, one per process in index order (default:
+    /// localhost ports 2101 and up).
+    #[arg(long, requires = "processes")]
+    hosts: Option<std::path::PathBuf>,
     /// No progress output.
     #[arg(long, short)]
     quiet: bool,
@@ -51,8 +67,23 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             .build_global()
             .context("setting up the thread pool")?;
     }
-    check_writable(tables)?;
-    for def in &defs {
+    let engine = engine(&args)?;
+    let writer = match &engine {
+        Engine::Timely(c) => c.process == 0,
+        Engine::InMemory => true,
+    };
+    if let Engine::Timely(_) = engine {
+        if let Some(d) = defs.iter().find(|d| d.storage() != "dense") {
+            return Err(bad(format!(
+                "{} is a sparse table: --workers and --processes build dense tables only",
+                d.id
+            )));
+        }
+    }
+    if writer {
+        check_writable(tables)?;
+    }
+    for def in defs.iter().filter(|_| writer) {
         // Temporary files a killed build left behind (no live process holds
         // them); a build of the same table running now keeps its own.
         let path = artifact_path(tables, def.id);
@@ -65,9 +96,19 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     for def in defs {
         let progress = Progress::new(def.id, def.expected_states, args.quiet || args.json);
         let start = Instant::now();
-        let out =
-            catalog::build(&def, &progress).map_err(|e| anyhow::anyhow!("{}: {e}", def.id))?;
+        let out = catalog::build_with(&def, &engine, &progress)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", def.id))?;
         let secs = start.elapsed().as_secs_f64();
+        let Some(out) = out else {
+            if !args.json {
+                outln!(
+                    "{}: this process's part is done ({:.3}s); process 0 writes the table",
+                    def.id,
+                    secs
+                )?;
+            }
+            continue;
+        };
         if def.expected_states > 0 && out.states() != def.expected_states {
             anyhow::bail!(
                 "{}: BFS reached {} states, expected {} ({}); not written",
@@ -94,6 +135,13 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                     "expansions_per_second": out.expansions as f64 / secs,
                     "bytes": bytes.len(),
                     "threads": rayon::current_num_threads(),
+                    "engine": match &engine {
+                        Engine::InMemory => serde_json::json!("in-memory"),
+                        Engine::Timely(c) => serde_json::json!({
+                            "workers": c.workers,
+                            "processes": c.processes,
+                        }),
+                    },
                 })
             )?;
         } else {
@@ -112,6 +160,70 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The engine the arguments ask for: timely when --workers or --processes is
+/// given, else the in-memory BFS.
+fn engine(args: &Args) -> anyhow::Result<Engine> {
+    if args.workers.is_none() && args.processes.is_none() {
+        return Ok(Engine::InMemory);
+    }
+    let workers = args.workers.unwrap_or(1) as usize;
+    let processes = args.processes.unwrap_or(1) as usize;
+    let process = args.process.unwrap_or(0) as usize;
+    if process >= processes {
+        return Err(bad(format!(
+            "--process {process} is out of range: {processes} processes are numbered 0 to {}",
+            processes - 1
+        )));
+    }
+    let hosts = match &args.hosts {
+        None => Cluster::default_hosts(processes),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| {
+                bad(format!(
+                    "cannot read hosts file {}: {}",
+                    show_path(p),
+                    tablefmt::io_reason(&e)
+                ))
+            })?;
+            let hosts: Vec<String> = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(String::from)
+                .collect();
+            if hosts.len() != processes {
+                return Err(bad(format!(
+                    "hosts file {} lists {} hosts for {processes} processes",
+                    show_path(p),
+                    hosts.len()
+                )));
+            }
+            if let Some(h) = hosts.iter().find(|h| !is_host_port(h)) {
+                return Err(bad(format!(
+                    "hosts file {}: {} is not host:port",
+                    show_path(p),
+                    quote(h)
+                )));
+            }
+            hosts
+        }
+    };
+    Ok(Engine::Timely(Cluster {
+        workers,
+        processes,
+        process,
+        hosts,
+    }))
+}
+
+/// `host:port` with a port number.
+fn is_host_port(s: &str) -> bool {
+    match s.rsplit_once(':') {
+        Some((host, port)) => !host.is_empty() && port.parse::<u16>().is_ok(),
+        None => false,
+    }
 }
 
 /// Fails early (before a long BFS) if the table directory cannot be written.
