@@ -120,41 +120,126 @@ pub fn timely_bfs<S: Space + Send + 'static>(
     let (tx, rx) = mpsc::channel::<Layer>();
     let tx = std::sync::Mutex::new(tx);
     let workers = cluster.workers;
-    let guards = timely::execute(cluster.config(), move |worker| {
-        let tx = tx.lock().map(|t| t.clone()).ok();
-        let report = worker.index() % workers == 0;
-        run_worker(worker, &*space, if report { tx } else { None })
-    })
-    .map_err(|e| format!("timely: {e}"))?;
-    // The workers run in their own threads; this one shows their layers.
-    for layer in rx.iter() {
-        progress.update(
-            layer.reached,
-            &format!(
-                "depth {}: {} (slowest worker {}, {:.2}s)",
-                layer.depth, layer.found, layer.slowest, layer.slowest_secs
-            ),
-        );
+    // Timely reports a lost peer by panicking in its network and worker
+    // threads; the build turns the first of those into one line.
+    let first_panic: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
+    let previous_hook = std::panic::take_hook();
+    {
+        let first_panic = first_panic.clone();
+        std::panic::set_hook(Box::new(move |info| {
+            let thread = std::thread::current().name().unwrap_or("").to_string();
+            let msg = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            if let Ok(mut p) = first_panic.lock() {
+                p.get_or_insert(format!("{}: {}", who(&thread), msg));
+            }
+        }));
     }
-    progress.finish();
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let config = cluster.config();
+        let guards = quiet_stdout(|| {
+            timely::execute(config, move |worker| {
+                let tx = tx.lock().map(|t| t.clone()).ok();
+                let report = worker.index() % workers == 0;
+                run_worker(worker, &*space, if report { tx } else { None })
+            })
+        })
+        .map_err(|e| format!("timely: {e}"))?;
+        // The workers run in their own threads; this one shows their layers.
+        for layer in rx.iter() {
+            progress.update(
+                layer.reached,
+                &format!(
+                    "depth {}: {} (slowest worker {}, {:.2}s)",
+                    layer.depth, layer.found, layer.slowest, layer.slowest_secs
+                ),
+            );
+        }
+        progress.finish();
+        Ok::<_, String>(guards.join())
+    }));
+    std::panic::set_hook(previous_hook);
+    let lost = |first: &Arc<std::sync::Mutex<Option<String>>>| {
+        let what = first.lock().ok().and_then(|p| p.clone());
+        format!(
+            "the build failed: {}",
+            what.unwrap_or_else(|| "a worker stopped".into())
+        )
+    };
+    let joined = match run {
+        Ok(r) => r?,
+        Err(_) => return Err(lost(&first_panic)),
+    };
     let mut result = None;
-    for (i, r) in guards.join().into_iter().enumerate() {
+    for r in joined {
         match r {
             Ok(Some(res)) => result = Some(res),
             Ok(None) => {}
-            Err(e) => {
-                return Err(format!(
-                    "worker {} failed: {}",
-                    cluster.process * workers + i,
-                    e.lines().next().unwrap_or("")
-                ))
-            }
+            Err(_) => return Err(lost(&first_panic)),
         }
     }
     if cluster.process == 0 && result.is_none() {
         return Err("worker 0 returned no table".into());
     }
     Ok(result)
+}
+
+/// Names the part of the build a timely thread stands for: its network
+/// threads (`timely:send-P`, `timely:recv-P`) talk to process P, its worker
+/// threads (`timely:work-W`) are this process's worker W.
+fn who(thread: &str) -> String {
+    let part = |prefix: &str| {
+        thread
+            .strip_prefix(prefix)
+            .and_then(|n| n.parse::<usize>().ok())
+    };
+    if let Some(p) = part("timely:send-").or_else(|| part("timely:recv-")) {
+        format!("lost the connection to process {p}")
+    } else if let Some(w) = part("timely:work-") {
+        format!("worker {w} of this process stopped")
+    } else {
+        format!("thread {thread:?} stopped")
+    }
+}
+
+/// Runs `f` with this process's standard output sent to standard error:
+/// timely prints its wait for peers on standard output, which belongs to
+/// the build's results (`--json`).
+#[cfg(unix)]
+fn quiet_stdout<T>(f: impl FnOnce() -> T) -> T {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    // SAFETY: `dup` only copies descriptor 1, which the process owns for its
+    // whole life; the copy is restored and closed below, and no Rust object
+    // holds it.
+    let saved = unsafe { libc::dup(1) };
+    if saved < 0 {
+        return f();
+    }
+    // SAFETY: points descriptor 1 at what descriptor 2 is; both are the
+    // process's own standard streams.
+    if unsafe { libc::dup2(2, 1) } < 0 {
+        // SAFETY: `saved` is the descriptor `dup` returned, closed once.
+        unsafe { libc::close(saved) };
+        return f();
+    }
+    let r = f();
+    let _ = std::io::stdout().flush();
+    // SAFETY: as above; `saved` is the descriptor `dup` returned.
+    unsafe {
+        libc::dup2(saved, 1);
+        libc::close(saved);
+    }
+    r
+}
+
+#[cfg(not(unix))]
+fn quiet_stdout<T>(f: impl FnOnce() -> T) -> T {
+    f()
 }
 
 /// The slice `lo..hi` of ranks worker `index` of `peers` owns.
@@ -175,15 +260,12 @@ fn run_worker<S: Space>(
     let (len, lo, hi) = slice_of(size, peers, index);
     let table = Rc::new(RefCell::new(vec![UNREACHED; (hi - lo) as usize]));
     let marked = Rc::new(Cell::new(0u64));
-    // The depth the ranks in flight get: every rank of a layer is marked
-    // before the next layer starts, so one value serves all workers.
-    let next_depth = Rc::new(Cell::new(1u8));
 
     // Ranks of the next layer, to their owners.
     let mut ranks = InputHandleVec::<u32, u64>::new();
     let rank_probe = ProbeHandle::new();
     {
-        let (table, marked, next_depth) = (table.clone(), marked.clone(), next_depth.clone());
+        let (table, marked) = (table.clone(), marked.clone());
         worker.dataflow::<u32, _, _>(|scope| {
             scope
                 .input_from(&mut ranks)
@@ -192,8 +274,12 @@ fn run_worker<S: Space>(
                     "mark",
                     move |_, _| {
                         move |input, _output| {
-                            input.for_each(|_, data| {
-                                let next = next_depth.get();
+                            // A rank sent at time d (the layer expanded) is
+                            // at depth d + 1; a fast worker may already send
+                            // the next layer's ranks while this one waits.
+                            input.for_each(|cap, data| {
+                                let Some(&time) = cap.least() else { return };
+                                let next = time as u8 + 1;
                                 let mut t = table.borrow_mut();
                                 let mut n = 0;
                                 for &r in data.iter() {
@@ -285,7 +371,6 @@ fn run_worker<S: Space>(
         assert!(depth < UNREACHED - 1, "depth overflow");
         let start = Instant::now();
         let next = depth + 1;
-        next_depth.set(next);
         let (mut found, mut expanded) = (0u64, 0u64);
         let mut at = lo;
         while at < hi {
@@ -390,4 +475,70 @@ fn slowest_of(all: &[(u64, Share)]) -> (usize, f64) {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bfs::dense_bfs;
+
+    /// Ranks `0..n` on a cycle with steps of 1 and `jump`, two goals.
+    struct Ring {
+        n: u64,
+        jump: u64,
+    }
+    impl Space for Ring {
+        fn size(&self) -> u64 {
+            self.n
+        }
+        fn goals(&self) -> Vec<u64> {
+            vec![0, self.n / 2, 0]
+        }
+        fn for_each_neighbour(&self, r: u64, mut f: impl FnMut(u64) -> bool) {
+            let n = self.n;
+            for x in [
+                (r + 1) % n,
+                (r + n - 1) % n,
+                (r + self.jump) % n,
+                (r + n - self.jump) % n,
+            ] {
+                if !f(x) {
+                    return;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn equals_the_in_memory_engine_for_any_worker_count() {
+        for (n, jump, most) in [(1000, 37, 5), (7, 3, 5), (2, 1, 3), (20_011, 141, 3)] {
+            let want = dense_bfs(&Ring { n, jump }, &Progress::hidden());
+            for workers in 1..=most {
+                let got = timely_bfs(
+                    Ring { n, jump },
+                    &Cluster::local(workers),
+                    &Progress::hidden(),
+                )
+                .unwrap()
+                .unwrap();
+                assert_eq!(got.depth, want.depth, "n {n} workers {workers}");
+                assert_eq!(got.histogram, want.histogram, "n {n} workers {workers}");
+            }
+        }
+    }
+
+    #[test]
+    fn slices_cover_the_ranks_once() {
+        for (size, peers) in [(10u64, 3usize), (2, 5), (12870, 4), (1, 1)] {
+            let mut next = 0;
+            for i in 0..peers {
+                let (len, lo, hi) = slice_of(size, peers, i);
+                assert_eq!(lo, next);
+                assert!(hi - lo <= len);
+                assert!((lo..hi).all(|r| (r / len) as usize == i));
+                next = hi;
+            }
+            assert_eq!(next, size);
+        }
+    }
 }

@@ -10,3 +10,4 @@ mod kociemba_tables;
 mod model;
 mod reduction5_tables;
 mod reduction_tables;
+mod timely;
