@@ -18,6 +18,7 @@
 use crate::bfs::{DenseResult, Space, UNREACHED};
 use crate::progress::Progress;
 use std::cell::{Cell, RefCell};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -40,6 +41,14 @@ pub struct Cluster {
     pub process: usize,
     /// `host:port` of each process, in index order.
     pub hosts: Vec<String>,
+    /// Where each worker keeps a checkpoint per layer, and what they are
+    /// checkpoints of (the table's definition hash): a build that finds its
+    /// own checkpoints there resumes from the last layer every worker
+    /// finished. `None`: no checkpoints.
+    pub checkpoint: Option<(PathBuf, u64)>,
+    /// Stops the build with an error once the layer of this depth is found
+    /// (and saved): a build in installments, resumed by the next run.
+    pub stop_after: Option<u8>,
 }
 
 impl Cluster {
@@ -50,6 +59,8 @@ impl Cluster {
             processes: 1,
             process: 0,
             hosts: Vec::new(),
+            checkpoint: None,
+            stop_after: None,
         }
     }
 
@@ -84,21 +95,30 @@ impl Cluster {
 /// dataflow run (bounds the memory of ranks in flight).
 const CHUNK: u64 = 1 << 16;
 
+/// The longest a waiting worker sleeps before it looks again (it wakes
+/// at once when data arrives).
+const PARK: std::time::Duration = std::time::Duration::from_millis(1);
+
 /// Slices of the finished table sent to worker 0 in pieces of this many bytes.
 const GATHER: usize = 1 << 20;
 
-/// What the first worker of each process tells its caller after each layer.
-struct Layer {
-    depth: u8,
-    found: u64,
-    reached: u64,
-    slowest: usize,
-    slowest_secs: f64,
+/// What the first worker of each process tells its caller.
+enum Report {
+    /// A layer is done.
+    Layer {
+        depth: u8,
+        found: u64,
+        reached: u64,
+        slowest: usize,
+        slowest_secs: f64,
+    },
+    /// The build resumes from a checkpoint.
+    Resumed { depth: u8, reached: u64 },
 }
 
-/// One worker's share of a layer: states found, expansions, seconds, and
-/// the worker's index.
-type Share = (u64, u64, f64, u64);
+/// One worker's share of a round: states found, expansions, seconds, the
+/// worker's index, and whether it failed (its error stays with it).
+type Share = (u64, u64, f64, u64, bool);
 
 /// Runs the dense BFS of `space` on timely. Returns the table in process 0
 /// and `None` in the others (their slices went to process 0).
@@ -117,7 +137,7 @@ pub fn timely_bfs<S: Space + Send + 'static>(
     }
     usize::try_from(space.size()).map_err(|_| "the space does not fit in memory".to_string())?;
     let space = Arc::new(space);
-    let (tx, rx) = mpsc::channel::<Layer>();
+    let (tx, rx) = mpsc::channel::<Report>();
     let tx = std::sync::Mutex::new(tx);
     let workers = cluster.workers;
     // Timely reports a lost peer by panicking in its network and worker
@@ -141,23 +161,39 @@ pub fn timely_bfs<S: Space + Send + 'static>(
     }
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let config = cluster.config();
+        let (checkpoint, stop_after) = (cluster.checkpoint.clone(), cluster.stop_after);
         let guards = quiet_stdout(|| {
             timely::execute(config, move |worker| {
                 let tx = tx.lock().map(|t| t.clone()).ok();
                 let report = worker.index() % workers == 0;
-                run_worker(worker, &*space, if report { tx } else { None })
+                let tx = if report { tx } else { None };
+                let saves = checkpoint.as_ref().map(|(dir, key)| {
+                    Checkpoint::new(dir, *key, worker.index(), worker.peers(), space.size())
+                });
+                run_worker(worker, &*space, tx, saves, stop_after)
             })
         })
         .map_err(|e| format!("timely: {e}"))?;
         // The workers run in their own threads; this one shows their layers.
-        for layer in rx.iter() {
-            progress.update(
-                layer.reached,
-                &format!(
-                    "depth {}: {} (slowest worker {}, {:.2}s)",
-                    layer.depth, layer.found, layer.slowest, layer.slowest_secs
+        for report in rx.iter() {
+            match report {
+                Report::Layer {
+                    depth,
+                    found,
+                    reached,
+                    slowest,
+                    slowest_secs,
+                } => progress.update(
+                    reached,
+                    &format!(
+                        "depth {depth}: {found} (slowest worker {slowest}, {slowest_secs:.2}s)"
+                    ),
                 ),
-            );
+                Report::Resumed { depth, reached } => progress.update(
+                    reached,
+                    &format!("resumed from the checkpoint of depth {depth}"),
+                ),
+            }
         }
         progress.finish();
         Ok::<_, String>(guards.join())
@@ -175,12 +211,22 @@ pub fn timely_bfs<S: Space + Send + 'static>(
         Err(_) => return Err(lost(&first_panic)),
     };
     let mut result = None;
+    let mut failed: Option<String> = None;
     for r in joined {
         match r {
-            Ok(Some(res)) => result = Some(res),
-            Ok(None) => {}
+            Ok(Ok(Some(res))) => result = Some(res),
+            Ok(Ok(None)) => {}
+            // A worker's own error beats the others' "a worker failed".
+            Ok(Err(e)) => {
+                if failed.is_none() || e != OTHER_FAILED {
+                    failed = Some(e);
+                }
+            }
             Err(_) => return Err(lost(&first_panic)),
         }
+    }
+    if let Some(e) = failed {
+        return Err(e);
     }
     if cluster.process == 0 && result.is_none() {
         return Err("worker 0 returned no table".into());
@@ -250,11 +296,16 @@ fn slice_of(size: u64, peers: usize, index: usize) -> (u64, u64, u64) {
     (len, lo, hi)
 }
 
+/// What a worker says when another one failed.
+const OTHER_FAILED: &str = "another worker failed";
+
 fn run_worker<S: Space>(
     worker: &mut Worker,
     space: &S,
-    tx: Option<mpsc::Sender<Layer>>,
-) -> Option<DenseResult> {
+    tx: Option<mpsc::Sender<Report>>,
+    saves: Option<Checkpoint>,
+    stop_after: Option<u8>,
+) -> Result<Option<DenseResult>, String> {
     let (index, peers) = (worker.index(), worker.peers());
     let size = space.size();
     let (len, lo, hi) = slice_of(size, peers, index);
@@ -301,7 +352,9 @@ fn run_worker<S: Space>(
     // Each worker's share of a layer, to every worker.
     let mut shares = InputHandleVec::<u32, (u64, Share)>::new();
     let share_probe = ProbeHandle::new();
-    let got: Rc<RefCell<Vec<(u64, Share)>>> = Rc::default();
+    // Shares as they arrive, with the round (time) they were sent in: a
+    // fast worker's next round may arrive before this one's is complete.
+    let got: Rc<RefCell<Vec<(u32, (u64, Share))>>> = Rc::default();
     {
         let got = got.clone();
         worker.dataflow::<u32, _, _>(|scope| {
@@ -312,7 +365,10 @@ fn run_worker<S: Space>(
                     "shares",
                     move |_, _| {
                         move |input, _output| {
-                            input.for_each(|_, data| got.borrow_mut().extend(data.drain(..)));
+                            input.for_each(|cap, data| {
+                                let Some(&time) = cap.least() else { return };
+                                got.borrow_mut().extend(data.drain(..).map(|x| (time, x)));
+                            });
                         }
                     },
                 )
@@ -360,17 +416,74 @@ fn run_worker<S: Space>(
             t[(g - lo) as usize] = 0;
         }
     }
+    // `histogram[d]` states at depth d; `spent[d]` expansions up to depth d.
     let mut histogram = vec![goals.len() as u64];
-    let mut reached = goals.len() as u64;
-    let mut expansions = 0u64;
+    let mut spent = vec![0u64];
     let mut depth: u8 = 0;
-    let mut count = goals.len() as u64;
+
+    // Resume: every worker says which depth its checkpoint reached; the
+    // build goes on from the lowest.
+    let saved = saves.as_ref().and_then(Checkpoint::load);
+    let mine = saved.as_ref().map_or(0, |s| s.depth as u64 + 1);
+    let mut round: u32 = 0;
+    let all = round_trip(worker, &mut shares, &share_probe, &got, &mut round, {
+        (mine, 0, 0.0, index as u64, false)
+    });
+    let common = all.iter().map(|s| s.1 .0).min().unwrap_or(0);
+    let mut error: Option<String> = None;
+    if let (Some(c), Some(sv), true) = (&saves, &saved, common > 0) {
+        let d = (common - 1) as u8;
+        match c.restore(&mut table.borrow_mut(), d) {
+            Ok(()) => {
+                depth = d;
+                histogram = sv.histogram[..=d as usize].to_vec();
+                spent = sv.spent[..=d as usize].to_vec();
+                if let Some(tx) = &tx {
+                    let _ = tx.send(Report::Resumed {
+                        depth,
+                        reached: histogram.iter().sum(),
+                    });
+                }
+            }
+            Err(e) => error = Some(e),
+        }
+    } else if let Some(c) = &saves {
+        if let Err(e) = c
+            .clear(false)
+            .and_then(|()| c.save(&table.borrow(), 0, &histogram, &spent))
+        {
+            error = Some(e);
+        }
+    }
+    // Whether the restore or first save failed anywhere is the first thing
+    // the next round tells every worker.
+    let mut reached: u64 = histogram.iter().sum();
+    let mut count = histogram[depth as usize];
     let mut out: Vec<u64> = Vec::new();
     let mut batch: Vec<u64> = Vec::new();
-    while count > 0 {
+    loop {
+        // A status round first: whether any worker failed to restore or to
+        // save its checkpoint, so that all stop together.
+        let all = round_trip(worker, &mut shares, &share_probe, &got, &mut round, {
+            (0, 0, 0.0, index as u64, error.is_some())
+        });
+        if all.iter().any(|s| s.1 .4) {
+            return Err(error.unwrap_or_else(|| OTHER_FAILED.into()));
+        }
+        if count == 0 {
+            break;
+        }
+        if stop_after.is_some_and(|s| depth >= s) {
+            return Err(format!("stopped after depth {depth}, as asked"));
+        }
         assert!(depth < UNREACHED - 1, "depth overflow");
         let start = Instant::now();
         let next = depth + 1;
+        // Ranks are sent at the time of the layer they come from (after a
+        // resume the input starts behind).
+        if *ranks.time() < depth as u32 {
+            ranks.advance_to(depth as u32);
+        }
         let (mut found, mut expanded) = (0u64, 0u64);
         let mut at = lo;
         while at < hi {
@@ -408,28 +521,21 @@ fn run_worker<S: Space>(
         }
         ranks.advance_to(next as u32);
         while rank_probe.less_than(ranks.time()) {
-            worker.step();
+            worker.step_or_park(Some(PARK));
         }
         found += marked.replace(0);
-        let mine = (found, expanded, start.elapsed().as_secs_f64(), index as u64);
-        for p in 0..peers as u64 {
-            shares.send((p, mine));
-        }
-        shares.advance_to(next as u32);
-        while share_probe.less_than(shares.time()) {
-            worker.step();
-        }
-        let all = std::mem::take(&mut *got.borrow_mut());
+        let secs = start.elapsed().as_secs_f64();
+        let all = round_trip(worker, &mut shares, &share_probe, &got, &mut round, {
+            (found, expanded, secs, index as u64, false)
+        });
         count = all.iter().map(|s| s.1 .0).sum();
-        expansions += all.iter().map(|s| s.1 .1).sum::<u64>();
         let (slowest, slowest_secs) = slowest_of(&all);
         reached += count;
         depth = next;
-        if count > 0 {
-            histogram.push(count);
-        }
+        spent.push(spent.last().copied().unwrap_or(0) + all.iter().map(|s| s.1 .1).sum::<u64>());
+        histogram.push(count);
         if let Some(tx) = &tx {
-            let _ = tx.send(Layer {
+            let _ = tx.send(Report::Layer {
                 depth,
                 found: count,
                 reached,
@@ -437,8 +543,17 @@ fn run_worker<S: Space>(
                 slowest_secs,
             });
         }
+        if let (Some(c), true) = (&saves, count > 0) {
+            if let Err(e) = c.save(&table.borrow(), depth, &histogram, &spent) {
+                error = Some(e);
+            }
+        }
     }
+    let expansions = spent.last().copied().unwrap_or(0);
     drop(tx);
+    if histogram.last() == Some(&0) {
+        histogram.pop();
+    }
     // Every slice to worker 0, in pieces.
     {
         let t = table.borrow();
@@ -451,30 +566,223 @@ fn run_worker<S: Space>(
     }
     pieces.advance_to(1);
     while piece_probe.less_than(pieces.time()) {
-        worker.step();
+        worker.step_or_park(Some(PARK));
+    }
+    if let Some(c) = &saves {
+        c.clear(true)?;
     }
     if index != 0 {
-        return None;
+        return Ok(None);
     }
     let depth = std::mem::take(&mut *whole.borrow_mut());
-    Some(DenseResult {
+    Ok(Some(DenseResult {
         depth,
         histogram,
         expansions,
-    })
+    }))
+}
+
+/// Sends this worker's share to every worker at time `round`, waits until
+/// every share of that round is in, and returns them (the round advances).
+fn round_trip(
+    worker: &mut Worker,
+    shares: &mut InputHandleVec<u32, (u64, Share)>,
+    probe: &ProbeHandle<u32>,
+    got: &Rc<RefCell<Vec<(u32, (u64, Share))>>>,
+    round: &mut u32,
+    mine: Share,
+) -> Vec<(u64, Share)> {
+    for p in 0..worker.peers() as u64 {
+        shares.send((p, mine));
+    }
+    *round += 1;
+    shares.advance_to(*round);
+    while probe.less_than(shares.time()) {
+        worker.step_or_park(Some(PARK));
+    }
+    let sent = *round - 1;
+    let mut got = got.borrow_mut();
+    let (this, later): (Vec<_>, Vec<_>) = got.drain(..).partition(|(t, _)| *t == sent);
+    *got = later;
+    this.into_iter().map(|(_, x)| x).collect()
 }
 
 /// The worker that took longest over a layer, and its time (ties: the lowest
 /// index).
 fn slowest_of(all: &[(u64, Share)]) -> (usize, f64) {
     let mut best = (usize::MAX, -1.0f64);
-    for &(_, (_, _, secs, from)) in all {
+    for &(_, (_, _, secs, from, _)) in all {
         let from = from as usize;
         if secs > best.1 || (secs == best.1 && from < best.0) {
             best = (from, secs);
         }
     }
     best
+}
+
+/// The number of workers a checkpoint file name (`wI-of-P...`) is of.
+fn peers_of(name: &str) -> Option<usize> {
+    let rest = name.strip_prefix('w')?.split_once("-of-")?.1;
+    let end = rest.find(['-', '.']).unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+/// What a worker's checkpoint says about the build.
+struct Saved {
+    depth: u8,
+    histogram: Vec<u64>,
+    spent: Vec<u64>,
+}
+
+/// One worker's checkpoint files: per layer, the bitmap of its slice's
+/// states at that depth (zstd), and a small JSON file of the last layer
+/// saved, written after the layer's bitmap (each file written whole, then
+/// renamed into place).
+struct Checkpoint {
+    dir: PathBuf,
+    key: u64,
+    prefix: String,
+    peers: usize,
+    lo: u64,
+    hi: u64,
+}
+
+impl Checkpoint {
+    fn new(dir: &Path, key: u64, index: usize, peers: usize, size: u64) -> Checkpoint {
+        let (_, lo, hi) = slice_of(size, peers, index);
+        Checkpoint {
+            dir: dir.to_path_buf(),
+            key,
+            prefix: format!("w{index}-of-{peers}"),
+            peers,
+            lo,
+            hi,
+        }
+    }
+
+    fn meta_path(&self) -> PathBuf {
+        self.dir.join(format!("{}.json", self.prefix))
+    }
+
+    fn layer_path(&self, depth: u8) -> PathBuf {
+        self.dir
+            .join(format!("{}-d{depth:03}.bits.zst", self.prefix))
+    }
+
+    /// The checkpoint of this worker, if there is one of this table, this
+    /// number of workers and this slice.
+    fn load(&self) -> Option<Saved> {
+        let text = std::fs::read_to_string(self.meta_path()).ok()?;
+        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
+        let list = |k: &str| -> Option<Vec<u64>> {
+            v.get(k)?.as_array()?.iter().map(|x| x.as_u64()).collect()
+        };
+        if v.get("key")?.as_str()? != format!("{:016x}", self.key)
+            || num("peers")? != self.peers as u64
+            || num("lo")? != self.lo
+            || num("hi")? != self.hi
+        {
+            return None;
+        }
+        let depth = u8::try_from(num("depth")?).ok()?;
+        let (histogram, spent) = (list("histogram")?, list("spent")?);
+        if histogram.len() != depth as usize + 1 || spent.len() != histogram.len() {
+            return None;
+        }
+        Some(Saved {
+            depth,
+            histogram,
+            spent,
+        })
+    }
+
+    /// Rebuilds the slice from the layers `0..=upto`.
+    fn restore(&self, table: &mut [u8], upto: u8) -> Result<(), String> {
+        table.fill(UNREACHED);
+        for d in 0..=upto {
+            let path = self.layer_path(d);
+            let bytes = std::fs::read(&path).map_err(|e| {
+                format!("checkpoint {}: {}", path.display(), tablefmt::io_reason(&e))
+            })?;
+            let bits = zstd::decode_all(&bytes[..])
+                .map_err(|e| format!("checkpoint {}: {e}", path.display()))?;
+            if bits.len() != table.len().div_ceil(8) {
+                return Err(format!("checkpoint {}: wrong length", path.display()));
+            }
+            for (i, cell) in table.iter_mut().enumerate() {
+                if bits[i / 8] >> (i % 8) & 1 == 1 {
+                    *cell = d;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Saves the layer `depth` of the slice and the figures up to it.
+    fn save(
+        &self,
+        table: &[u8],
+        depth: u8,
+        histogram: &[u64],
+        spent: &[u64],
+    ) -> Result<(), String> {
+        let io = |p: &Path, e: &dyn std::fmt::Display| format!("checkpoint {}: {e}", p.display());
+        std::fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, &tablefmt::io_reason(&e)))?;
+        let mut bits = vec![0u8; table.len().div_ceil(8)];
+        for (i, &v) in table.iter().enumerate() {
+            if v == depth {
+                bits[i / 8] |= 1 << (i % 8);
+            }
+        }
+        let packed = zstd::encode_all(&bits[..], 1).map_err(|e| io(&self.dir, &e))?;
+        let path = self.layer_path(depth);
+        tablefmt::write_atomic(&path, &packed).map_err(|e| io(&path, &e))?;
+        let meta = serde_json::json!({
+            "key": format!("{:016x}", self.key),
+            "peers": self.peers,
+            "lo": self.lo,
+            "hi": self.hi,
+            "depth": depth,
+            "histogram": histogram,
+            "spent": spent,
+        });
+        let path = self.meta_path();
+        tablefmt::write_atomic(&path, meta.to_string().as_bytes()).map_err(|e| io(&path, &e))
+    }
+
+    /// Removes this worker's files, and those of builds with another number
+    /// of workers (the workers of this build each remove their own); at the
+    /// end of the build (`last`), the directory too once it is empty.
+    fn clear(&self, last: bool) -> Result<(), String> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => {
+                return Err(format!(
+                    "checkpoint {}: {}",
+                    self.dir.display(),
+                    tablefmt::io_reason(&e)
+                ))
+            }
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            // Temporary files (`.NAME.tmp...`) are their writers' business.
+            if name.starts_with('.') {
+                continue;
+            }
+            let own = name.starts_with(&format!("{}-", self.prefix))
+                || name == format!("{}.json", self.prefix);
+            if own || peers_of(&name) != Some(self.peers) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+        if last {
+            let _ = std::fs::remove_dir(&self.dir);
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -511,7 +819,7 @@ mod tests {
 
     #[test]
     fn equals_the_in_memory_engine_for_any_worker_count() {
-        for (n, jump, most) in [(1000, 37, 5), (7, 3, 5), (2, 1, 3), (20_011, 141, 3)] {
+        for (n, jump, most) in [(1000, 37, 5), (7, 3, 5), (2, 1, 3), (20_011, 141, 4)] {
             let want = dense_bfs(&Ring { n, jump }, &Progress::hidden());
             for workers in 1..=most {
                 let got = timely_bfs(
@@ -525,6 +833,54 @@ mod tests {
                 assert_eq!(got.histogram, want.histogram, "n {n} workers {workers}");
             }
         }
+    }
+
+    #[test]
+    fn resumes_from_checkpoints_to_the_same_table() {
+        let ring = || Ring { n: 5000, jump: 71 };
+        let want = dense_bfs(&ring(), &Progress::hidden());
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = dir.path().join("resume");
+        let cluster = |workers: usize, stop: Option<u8>| Cluster {
+            checkpoint: Some((ckpt.clone(), 42)),
+            stop_after: stop,
+            ..Cluster::local(workers)
+        };
+        // Installments at depths 0, 3 and 20, the last with more workers
+        // (whose build does not take the others' checkpoints).
+        for (workers, stop) in [(2, 0), (2, 3), (3, 20), (3, 25)] {
+            let e = timely_bfs(ring(), &cluster(workers, Some(stop)), &Progress::hidden());
+            assert_eq!(
+                e.unwrap_err(),
+                format!("stopped after depth {stop}, as asked")
+            );
+            let files = std::fs::read_dir(&ckpt).unwrap().count();
+            assert_eq!(files, workers * (stop as usize + 2), "{workers} {stop}");
+        }
+        let got = timely_bfs(ring(), &cluster(3, None), &Progress::hidden())
+            .unwrap()
+            .unwrap();
+        assert_eq!(got.depth, want.depth);
+        assert_eq!(got.histogram, want.histogram);
+        assert!(!ckpt.exists(), "checkpoints are removed after the build");
+        // Another table's checkpoints (another key) are not taken.
+        let _ = timely_bfs(ring(), &cluster(2, Some(4)), &Progress::hidden());
+        let other = Cluster {
+            checkpoint: Some((ckpt.clone(), 43)),
+            ..Cluster::local(2)
+        };
+        let got = timely_bfs(Ring { n: 5000, jump: 70 }, &other, &Progress::hidden())
+            .unwrap()
+            .unwrap();
+        let want = dense_bfs(&Ring { n: 5000, jump: 70 }, &Progress::hidden());
+        assert_eq!(got.depth, want.depth);
+    }
+
+    #[test]
+    fn checkpoint_names_give_their_worker_count() {
+        assert_eq!(peers_of("w3-of-12-d004.bits.zst"), Some(12));
+        assert_eq!(peers_of("w0-of-2.json"), Some(2));
+        assert_eq!(peers_of("notes.txt"), None);
     }
 
     #[test]

@@ -33,6 +33,10 @@ pub struct Args {
     /// with its own --process. Process 0 writes the table.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS), conflicts_with = "threads")]
     processes: Option<u32>,
+    /// With --workers or --processes: stop (exit 1) once the layer of this
+    /// depth is found and saved; the same command without it resumes there.
+    #[arg(long, value_name = "DEPTH")]
+    stop_after: Option<u8>,
     /// This process's index, 0 to --processes minus 1.
     #[arg(long, requires = "processes")]
     process: Option<u32>,
@@ -96,6 +100,15 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     for def in defs {
         let progress = Progress::new(def.id, def.expected_states, args.quiet || args.json);
         let start = Instant::now();
+        // A timely build keeps a checkpoint per layer next to the table and
+        // resumes from it when run again after a failure.
+        let engine = match &engine {
+            Engine::Timely(c) => Engine::Timely(Cluster {
+                checkpoint: Some((resume_dir(tables, def.id), def.definition_hash())),
+                ..c.clone()
+            }),
+            e => e.clone(),
+        };
         let out = catalog::build_with(&def, &engine, &progress)
             .map_err(|e| anyhow::anyhow!("{}: {e}", def.id))?;
         let secs = start.elapsed().as_secs_f64();
@@ -166,6 +179,11 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
 /// given, else the in-memory BFS.
 fn engine(args: &Args) -> anyhow::Result<Engine> {
     if args.workers.is_none() && args.processes.is_none() {
+        if args.stop_after.is_some() {
+            return Err(bad(
+                "--stop-after needs the timely engine (--workers or --processes)",
+            ));
+        }
         return Ok(Engine::InMemory);
     }
     let workers = args.workers.unwrap_or(1) as usize;
@@ -215,7 +233,14 @@ fn engine(args: &Args) -> anyhow::Result<Engine> {
         processes,
         process,
         hosts,
+        checkpoint: None,
+        stop_after: args.stop_after,
     }))
+}
+
+/// Where a timely build of `id` keeps its checkpoints.
+pub fn resume_dir(tables: &Path, id: &str) -> std::path::PathBuf {
+    tables.join(format!(".{id}.resume"))
 }
 
 /// `host:port` with a port number.
