@@ -120,6 +120,9 @@ enum Report {
 /// worker's index, and whether it failed (its error stays with it).
 type Share = (u64, u64, f64, u64, bool);
 
+/// Shares a worker has received, with the round each was sent in.
+type Inbox = Rc<RefCell<Vec<(u32, (u64, Share))>>>;
+
 /// Runs the dense BFS of `space` on timely. Returns the table in process 0
 /// and `None` in the others (their slices went to process 0).
 pub fn timely_bfs<S: Space + Send + 'static>(
@@ -354,7 +357,7 @@ fn run_worker<S: Space>(
     let share_probe = ProbeHandle::new();
     // Shares as they arrive, with the round (time) they were sent in: a
     // fast worker's next round may arrive before this one's is complete.
-    let got: Rc<RefCell<Vec<(u32, (u64, Share))>>> = Rc::default();
+    let got: Inbox = Rc::default();
     {
         let got = got.clone();
         worker.dataflow::<u32, _, _>(|scope| {
@@ -588,7 +591,7 @@ fn round_trip(
     worker: &mut Worker,
     shares: &mut InputHandleVec<u32, (u64, Share)>,
     probe: &ProbeHandle<u32>,
-    got: &Rc<RefCell<Vec<(u32, (u64, Share))>>>,
+    got: &Inbox,
     round: &mut u32,
     mine: Share,
 ) -> Vec<(u64, Share)> {
