@@ -292,8 +292,10 @@ fn quiet_stdout<T>(f: impl FnOnce() -> T) -> T {
 }
 
 /// The slice `lo..hi` of ranks worker `index` of `peers` owns.
+/// Slices are whole multiples of 64 ranks, so that a slice's bitmap is
+/// whole bytes of the table's.
 fn slice_of(size: u64, peers: usize, index: usize) -> (u64, u64, u64) {
-    let len = size.div_ceil(peers as u64).max(1);
+    let len = size.div_ceil(peers as u64).max(1).next_multiple_of(64);
     let lo = (index as u64 * len).min(size);
     let hi = (lo + len).min(size);
     (len, lo, hi)
@@ -385,9 +387,6 @@ fn run_worker<S: Space>(
     let whole: Rc<RefCell<Vec<u8>>> = Rc::default();
     {
         let whole = whole.clone();
-        if index == 0 {
-            whole.borrow_mut().resize(size as usize, UNREACHED);
-        }
         worker.dataflow::<u32, _, _>(|scope| {
             scope
                 .input_from(&mut pieces)
@@ -398,6 +397,9 @@ fn run_worker<S: Space>(
                         move |input, _output| {
                             input.for_each(|_, data| {
                                 let mut w = whole.borrow_mut();
+                                if w.is_empty() {
+                                    w.resize(size as usize, UNREACHED);
+                                }
                                 for (at, bytes) in data.drain(..) {
                                     let at = at as usize;
                                     w[at..at + bytes.len()].copy_from_slice(&bytes);
@@ -409,6 +411,40 @@ fn run_worker<S: Space>(
                 .probe_with(&piece_probe);
         });
     }
+
+    // Layer bitmaps of every slice, to every worker: a layer whose frontier
+    // is larger than what is left is pulled (each unreached rank looks for a
+    // neighbour in the frontier), locally, from the whole frontier's bitmap.
+    let mut bits = InputHandleVec::<u32, (u64, u64, Vec<u8>)>::new();
+    let bits_probe = ProbeHandle::new();
+    let frontier: Rc<RefCell<Vec<u8>>> = Rc::default();
+    {
+        let frontier = frontier.clone();
+        worker.dataflow::<u32, _, _>(|scope| {
+            scope
+                .input_from(&mut bits)
+                .unary::<timely::container::CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                    Exchange::new(|x: &(u64, u64, Vec<u8>)| x.0),
+                    "frontier",
+                    move |_, _| {
+                        move |input, _output| {
+                            input.for_each(|_, data| {
+                                let mut f = frontier.borrow_mut();
+                                if f.is_empty() {
+                                    f.resize(size.div_ceil(8) as usize, 0);
+                                }
+                                for (_, at, bytes) in data.drain(..) {
+                                    let at = at as usize;
+                                    f[at..at + bytes.len()].copy_from_slice(&bytes);
+                                }
+                            });
+                        }
+                    },
+                )
+                .probe_with(&bits_probe);
+        });
+    }
+    let mut pulls: u32 = 0;
 
     let mut goals = space.goals();
     goals.sort_unstable();
@@ -488,7 +524,43 @@ fn run_worker<S: Space>(
             ranks.advance_to(depth as u32);
         }
         let (mut found, mut expanded) = (0u64, 0u64);
-        let mut at = lo;
+        let pull = count > (size - reached) / 2;
+        if pull {
+            // Everyone's frontier bitmap, then a local pull.
+            {
+                let t = table.borrow();
+                let mine = layer_bits(&t, depth);
+                for p in 0..peers as u64 {
+                    for (i, piece) in mine.chunks(GATHER).enumerate() {
+                        bits.send((p, lo / 8 + (i * GATHER) as u64, piece.to_vec()));
+                    }
+                    worker.step();
+                }
+            }
+            pulls += 1;
+            bits.advance_to(pulls);
+            while bits_probe.less_than(bits.time()) {
+                worker.step_or_park(Some(PARK));
+            }
+            let f = frontier.borrow();
+            let mut t = table.borrow_mut();
+            for (i, cell) in t.iter_mut().enumerate() {
+                if *cell != UNREACHED {
+                    continue;
+                }
+                let mut hit = false;
+                space.for_each_neighbour(lo + i as u64, |x| {
+                    expanded += 1;
+                    hit = f[(x / 8) as usize] >> (x % 8) & 1 == 1;
+                    !hit
+                });
+                if hit {
+                    *cell = next;
+                    found += 1;
+                }
+            }
+        }
+        let mut at = if pull { hi } else { lo };
         while at < hi {
             let end = (at + CHUNK).min(hi);
             {
@@ -623,6 +695,17 @@ fn slowest_of(all: &[(u64, Share)]) -> (usize, f64) {
     best
 }
 
+/// The bitmap of the entries of `table` equal to `depth`.
+fn layer_bits(table: &[u8], depth: u8) -> Vec<u8> {
+    let mut bits = vec![0u8; table.len().div_ceil(8)];
+    for (i, &v) in table.iter().enumerate() {
+        if v == depth {
+            bits[i / 8] |= 1 << (i % 8);
+        }
+    }
+    bits
+}
+
 /// The number of workers a checkpoint file name (`wI-of-P...`) is of.
 fn peers_of(name: &str) -> Option<usize> {
     let rest = name.strip_prefix('w')?.split_once("-of-")?.1;
@@ -732,12 +815,7 @@ impl Checkpoint {
     ) -> Result<(), String> {
         let io = |p: &Path, e: &dyn std::fmt::Display| format!("checkpoint {}: {e}", p.display());
         std::fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, &tablefmt::io_reason(&e)))?;
-        let mut bits = vec![0u8; table.len().div_ceil(8)];
-        for (i, &v) in table.iter().enumerate() {
-            if v == depth {
-                bits[i / 8] |= 1 << (i % 8);
-            }
-        }
+        let bits = layer_bits(table, depth);
         let packed = zstd::encode_all(&bits[..], 1).map_err(|e| io(&self.dir, &e))?;
         let path = self.layer_path(depth);
         tablefmt::write_atomic(&path, &packed).map_err(|e| io(&path, &e))?;
