@@ -6,10 +6,19 @@
 //! of its slice at the current depth; a neighbour it owns is marked at once,
 //! any other is sent to its owner by the exchange pact; the layer ends when
 //! timely's progress tracking says no rank of that timestamp is in flight
-//! anywhere. The workers then swap their counts (states found, expansions,
-//! time taken), so every worker knows whether the search goes on, and the
-//! first worker of each process reports the layer. At the end every slice is
-//! streamed to worker 0, which hands the whole table to its caller.
+//! anywhere. A layer whose frontier outnumbers the unreached states is
+//! pulled instead: every worker gets every slice's frontier bitmap and marks
+//! its unreached states that have a neighbour in it, with no rank exchanged.
+//! The workers then swap their counts (states found, expansions, time
+//! taken), so every worker knows whether the search goes on, and the first
+//! worker of each process reports the layer. Each worker can save a
+//! checkpoint per layer, from which a build run again resumes. At the end
+//! every slice is streamed to worker 0, which hands the whole table to its
+//! caller.
+//!
+//! While it runs, [`timely_bfs`] replaces the process's panic hook: timely
+//! reports a lost peer by panicking in its threads, and the build turns the
+//! first such panic into its error instead of printing it.
 //!
 //! The distances are a function of the space alone, so the table equals the
 //! in-memory engine's ([`crate::bfs::dense_bfs`]) byte for byte, whatever the
