@@ -326,133 +326,57 @@ fn run_worker<S: Space>(
     let table = Rc::new(RefCell::new(vec![UNREACHED; (hi - lo) as usize]));
     let marked = Rc::new(Cell::new(0u64));
 
-    // Ranks of the next layer, to their owners.
-    let mut ranks = InputHandleVec::<u32, u64>::new();
-    let rank_probe = ProbeHandle::new();
-    {
+    // Ranks of the next layer, to their owners. A rank sent at time d (the
+    // layer expanded) is at depth d + 1: a fast worker may already send the
+    // next layer's ranks while this one waits, so the time tells.
+    let (mut ranks, rank_probe) = {
         let (table, marked) = (table.clone(), marked.clone());
-        worker.dataflow::<u32, _, _>(|scope| {
-            scope
-                .input_from(&mut ranks)
-                .unary::<timely::container::CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(move |r: &u64| r / len),
-                    "mark",
-                    move |_, _| {
-                        move |input, _output| {
-                            // A rank sent at time d (the layer expanded) is
-                            // at depth d + 1; a fast worker may already send
-                            // the next layer's ranks while this one waits.
-                            input.for_each(|cap, data| {
-                                let Some(&time) = cap.least() else { return };
-                                let next = time as u8 + 1;
-                                let mut t = table.borrow_mut();
-                                let mut n = 0;
-                                for &r in data.iter() {
-                                    let cell = &mut t[(r - lo) as usize];
-                                    if *cell == UNREACHED {
-                                        *cell = next;
-                                        n += 1;
-                                    }
-                                }
-                                marked.set(marked.get() + n);
-                            });
-                        }
-                    },
-                )
-                .probe_with(&rank_probe);
-        });
-    }
+        channel(
+            worker,
+            "mark",
+            move |r: &u64| r / len,
+            move |time, data: &mut Vec<u64>| {
+                let next = time as u8 + 1;
+                let mut t = table.borrow_mut();
+                let mut n = 0;
+                for &r in data.iter() {
+                    let cell = &mut t[(r - lo) as usize];
+                    if *cell == UNREACHED {
+                        *cell = next;
+                        n += 1;
+                    }
+                }
+                marked.set(marked.get() + n);
+            },
+        )
+    };
 
-    // Each worker's share of a layer, to every worker.
-    let mut shares = InputHandleVec::<u32, (u64, Share)>::new();
-    let share_probe = ProbeHandle::new();
-    // Shares as they arrive, with the round (time) they were sent in: a
-    // fast worker's next round may arrive before this one's is complete.
+    // Each worker's share of a round, to every worker, kept with the round
+    // it was sent in: a fast worker's next round may arrive first.
     let got: Inbox = Rc::default();
-    {
+    let (mut shares, share_probe) = {
         let got = got.clone();
-        worker.dataflow::<u32, _, _>(|scope| {
-            scope
-                .input_from(&mut shares)
-                .unary::<timely::container::CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(|x: &(u64, Share)| x.0),
-                    "shares",
-                    move |_, _| {
-                        move |input, _output| {
-                            input.for_each(|cap, data| {
-                                let Some(&time) = cap.least() else { return };
-                                got.borrow_mut().extend(data.drain(..).map(|x| (time, x)));
-                            });
-                        }
-                    },
-                )
-                .probe_with(&share_probe);
-        });
-    }
+        channel(
+            worker,
+            "shares",
+            |x: &(u64, Share)| x.0,
+            move |time, data: &mut Vec<_>| {
+                got.borrow_mut().extend(data.drain(..).map(|x| (time, x)));
+            },
+        )
+    };
 
     // Slices of the finished table, to worker 0.
-    let mut pieces = InputHandleVec::<u32, (u64, Vec<u8>)>::new();
-    let piece_probe = ProbeHandle::new();
     let whole: Rc<RefCell<Vec<u8>>> = Rc::default();
-    {
-        let whole = whole.clone();
-        worker.dataflow::<u32, _, _>(|scope| {
-            scope
-                .input_from(&mut pieces)
-                .unary::<timely::container::CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(|_: &(u64, Vec<u8>)| 0),
-                    "gather",
-                    move |_, _| {
-                        move |input, _output| {
-                            input.for_each(|_, data| {
-                                let mut w = whole.borrow_mut();
-                                if w.is_empty() {
-                                    w.resize(size as usize, UNREACHED);
-                                }
-                                for (at, bytes) in data.drain(..) {
-                                    let at = at as usize;
-                                    w[at..at + bytes.len()].copy_from_slice(&bytes);
-                                }
-                            });
-                        }
-                    },
-                )
-                .probe_with(&piece_probe);
-        });
-    }
+    let (mut pieces, piece_probe) =
+        bytes_channel(worker, "gather", &whole, size as usize, UNREACHED);
 
     // Layer bitmaps of every slice, to every worker: a layer whose frontier
     // is larger than what is left is pulled (each unreached rank looks for a
     // neighbour in the frontier), locally, from the whole frontier's bitmap.
-    let mut bits = InputHandleVec::<u32, (u64, u64, Vec<u8>)>::new();
-    let bits_probe = ProbeHandle::new();
     let frontier: Rc<RefCell<Vec<u8>>> = Rc::default();
-    {
-        let frontier = frontier.clone();
-        worker.dataflow::<u32, _, _>(|scope| {
-            scope
-                .input_from(&mut bits)
-                .unary::<timely::container::CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(|x: &(u64, u64, Vec<u8>)| x.0),
-                    "frontier",
-                    move |_, _| {
-                        move |input, _output| {
-                            input.for_each(|_, data| {
-                                let mut f = frontier.borrow_mut();
-                                if f.is_empty() {
-                                    f.resize(size.div_ceil(8) as usize, 0);
-                                }
-                                for (_, at, bytes) in data.drain(..) {
-                                    let at = at as usize;
-                                    f[at..at + bytes.len()].copy_from_slice(&bytes);
-                                }
-                            });
-                        }
-                    },
-                )
-                .probe_with(&bits_probe);
-        });
-    }
+    let (mut bits, bits_probe) =
+        bytes_channel(worker, "frontier", &frontier, size.div_ceil(8) as usize, 0);
     let mut pulls: u32 = 0;
 
     let mut goals = space.goals();
@@ -642,7 +566,7 @@ fn run_worker<S: Space>(
     {
         let t = table.borrow();
         for (i, piece) in t.chunks(GATHER).enumerate() {
-            pieces.send((lo + (i * GATHER) as u64, piece.to_vec()));
+            pieces.send((0, lo + (i * GATHER) as u64, piece.to_vec()));
             if i % 16 == 15 {
                 worker.step();
             }
@@ -664,6 +588,69 @@ fn run_worker<S: Space>(
         histogram,
         expansions,
     }))
+}
+
+/// A dataflow of one input: each record goes to the worker `route` names
+/// (modulo the number of workers), which hands it, with the time it was sent
+/// at, to `take`. The probe says when every record of a time is taken.
+fn channel<D: timely::ExchangeData + Clone>(
+    worker: &mut Worker,
+    name: &str,
+    route: impl Fn(&D) -> u64 + 'static,
+    mut take: impl FnMut(u32, &mut Vec<D>) + 'static,
+) -> (InputHandleVec<u32, D>, ProbeHandle<u32>) {
+    let mut input = InputHandleVec::<u32, D>::new();
+    let probe = ProbeHandle::new();
+    worker.dataflow::<u32, _, _>(|scope| {
+        scope
+            .input_from(&mut input)
+            .unary::<timely::container::CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                Exchange::new(move |x: &D| route(x)),
+                name,
+                move |_, _| {
+                    move |input, _output| {
+                        input.for_each(|cap, data| {
+                            if let Some(&time) = cap.least() {
+                                take(time, data);
+                            }
+                        });
+                    }
+                },
+            )
+            .probe_with(&probe);
+    });
+    (input, probe)
+}
+
+/// Bytes for a worker (its index, the offset, the bytes).
+type Piece = (u64, u64, Vec<u8>);
+
+/// A channel of byte pieces `(worker, offset, bytes)` copied into `into` at
+/// their offset on the worker named, `into` made `len` bytes of `fill` at
+/// the first piece.
+fn bytes_channel(
+    worker: &mut Worker,
+    name: &str,
+    into: &Rc<RefCell<Vec<u8>>>,
+    len: usize,
+    fill: u8,
+) -> (InputHandleVec<u32, Piece>, ProbeHandle<u32>) {
+    let into = into.clone();
+    channel(
+        worker,
+        name,
+        |x: &(u64, u64, Vec<u8>)| x.0,
+        move |_, data: &mut Vec<_>| {
+            let mut w = into.borrow_mut();
+            if w.is_empty() {
+                w.resize(len, fill);
+            }
+            for (_, at, bytes) in data.drain(..) {
+                let at = at as usize;
+                w[at..at + bytes.len()].copy_from_slice(&bytes);
+            }
+        },
+    )
 }
 
 /// Sends this worker's share to every worker at time `round`, waits until
