@@ -492,40 +492,41 @@ fn run_worker<S: Space>(
                     found += 1;
                 }
             }
-        }
-        let mut at = if pull { hi } else { lo };
-        while at < hi {
-            let end = (at + CHUNK).min(hi);
-            {
-                let mut t = table.borrow_mut();
-                for r in at..end {
-                    if t[(r - lo) as usize] != depth {
-                        continue;
-                    }
-                    space.for_each_neighbour(r, |x| {
-                        expanded += 1;
-                        if (lo..hi).contains(&x) {
-                            let cell = &mut t[(x - lo) as usize];
-                            if *cell == UNREACHED {
-                                *cell = next;
-                                found += 1;
-                            }
-                        } else {
-                            out.push(x);
+        } else {
+            let mut at = lo;
+            while at < hi {
+                let end = (at + CHUNK).min(hi);
+                {
+                    let mut t = table.borrow_mut();
+                    for r in at..end {
+                        if t[(r - lo) as usize] != depth {
+                            continue;
                         }
-                        true
-                    });
+                        space.for_each_neighbour(r, |x| {
+                            expanded += 1;
+                            if (lo..hi).contains(&x) {
+                                let cell = &mut t[(x - lo) as usize];
+                                if *cell == UNREACHED {
+                                    *cell = next;
+                                    found += 1;
+                                }
+                            } else {
+                                out.push(x);
+                            }
+                            true
+                        });
+                    }
                 }
+                if !out.is_empty() {
+                    out.sort_unstable();
+                    out.dedup();
+                    batch.clone_from(&out);
+                    ranks.send_batch(&mut batch);
+                    out.clear();
+                }
+                worker.step();
+                at = end;
             }
-            if !out.is_empty() {
-                out.sort_unstable();
-                out.dedup();
-                batch.clone_from(&out);
-                ranks.send_batch(&mut batch);
-                out.clear();
-            }
-            worker.step();
-            at = end;
         }
         ranks.advance_to(next as u32);
         while rank_probe.less_than(ranks.time()) {
