@@ -199,7 +199,9 @@ pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable,
         }
         Opened::Built(out) => match out.data {
             Built::Dense(v) => Ok(DistanceTable(Backing::Owned(v))),
-            Built::Sparse(_) => Err(TableError::Build(id.into(), "not a dense table".into())),
+            Built::Sparse(_) | Built::DenseFile(_) => {
+                Err(TableError::Build(id.into(), "not a dense table in memory".into()))
+            }
         },
     }
 }
@@ -252,7 +254,9 @@ pub fn load_sparse(id: &str, dir: &Path, quiet: bool) -> Result<SparseTable, Tab
         }
         Opened::Built(out) => match out.data {
             Built::Sparse(v) => Ok(SparseTable(SparseBacking::Owned(v.into_iter().collect()))),
-            Built::Dense(_) => Err(TableError::Build(id.into(), "not a sparse table".into())),
+            Built::Dense(_) | Built::DenseFile(_) => {
+                Err(TableError::Build(id.into(), "not a sparse table".into()))
+            }
         },
     }
 }

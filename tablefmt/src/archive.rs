@@ -347,6 +347,152 @@ pub(crate) fn encode_dense(
     encode(meta, encoding, payload)
 }
 
+/// A serialiser's writer that puts what it writes into a file at the same
+/// offset, except the payload, which it recognises by address (the bytes of
+/// the stand-in payload given to the serialiser) and only notes the offset of.
+struct ToFile<'a> {
+    file: &'a std::fs::File,
+    pos: usize,
+    /// Addresses of the stand-in payload.
+    payload: Range<usize>,
+    /// Where the payload starts in the file, once seen.
+    at: Option<usize>,
+    error: Option<String>,
+}
+
+impl rkyv::ser::Positional for ToFile<'_> {
+    fn pos(&self) -> usize {
+        self.pos
+    }
+}
+
+impl<E> rkyv::ser::Writer<E> for ToFile<'_> {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), E> {
+        use std::io::{Seek, SeekFrom, Write};
+        let addr = bytes.as_ptr() as usize;
+        if !bytes.is_empty() && self.payload.contains(&addr) {
+            // The payload, perhaps in pieces: they must follow each other.
+            let at = *self.at.get_or_insert(self.pos);
+            if self.pos - at != addr - self.payload.start {
+                self.error
+                    .get_or_insert_with(|| "the payload is not written in one piece".into());
+            }
+        } else if self.error.is_none() {
+            let mut f = self.file;
+            if let Err(e) = f
+                .seek(SeekFrom::Start(self.pos as u64))
+                .and_then(|_| f.write_all(bytes))
+            {
+                self.error = Some(crate::io_reason(&e));
+            }
+        }
+        self.pos += bytes.len();
+        Ok(())
+    }
+}
+
+/// Serialises the file of this header around a payload of `len` bytes into
+/// `file`, writing everything but the payload; returns the payload's offset
+/// and the file's length.
+fn write_frame(
+    file: &std::fs::File,
+    meta: &TableMeta,
+    encoding: Encoding,
+    checksum: [u8; 16],
+    len: usize,
+) -> Result<(usize, usize), ErrorKind> {
+    // Zeroed pages that are never touched: the writer skips them by address.
+    let stand_in = vec![0u8; len];
+    let payload = stand_in.as_ptr() as usize..stand_in.as_ptr() as usize + len;
+    let tf = table_file(meta, encoding, checksum, stand_in);
+    let mut w = ToFile {
+        file,
+        pos: 0,
+        payload,
+        at: None,
+        error: None,
+    };
+    rkyv::ser::Writer::<rkyv::rancor::Error>::write(&mut w, &preamble())
+        .map_err(|e| ErrorKind::Corrupt(e.to_string()))?;
+    let w = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&tf, w)
+        .map_err(|e| ErrorKind::Corrupt(format!("cannot serialise the archive: {e}")))?;
+    if let Some(e) = w.error {
+        return Err(ErrorKind::Corrupt(format!("cannot write the archive: {e}")));
+    }
+    Ok((w.at.unwrap_or(w.pos), w.pos))
+}
+
+/// See [`crate::write_dense_from`].
+pub(crate) fn write_dense_from(
+    path: &std::path::Path,
+    meta: &TableMeta,
+    encoding: Encoding,
+    values: &mut dyn std::io::Read,
+) -> Result<u64, FormatError> {
+    use std::io::{Seek, SeekFrom, Write};
+    if !encoding.is_dense() {
+        return Err(ErrorKind::Invalid(
+            "write_dense_from needs a dense encoding; use encode_fst for fst".into(),
+        )
+        .into());
+    }
+    let len = encoding.packed_len(meta.states).unwrap_or(0);
+    let too_large = |bytes: u64| ErrorKind::TooLarge {
+        id: meta.id.clone(),
+        bytes,
+        limit: MAX_FILE_BYTES,
+    };
+    if len.saturating_add(PREAMBLE_LEN as u64) > MAX_FILE_BYTES {
+        return Err(too_large(len + PREAMBLE_LEN as u64).into());
+    }
+    let per_byte = encoding.states_per_byte().unwrap_or(1);
+    let mut total = 0u64;
+    let staged = crate::StagedFile::create(path, |file| {
+        let with_path = |k: ErrorKind| FormatError::new(Some(path), k);
+        // The frame first, with a checksum of zeros, to learn where the
+        // payload goes; the payload, hashed as it is written; the frame
+        // again with the checksum (same layout: the fields are fixed-size).
+        let (at, end) = write_frame(file, meta, encoding, [0; 16], len as usize)
+            .map_err(with_path)?;
+        if end as u64 > MAX_FILE_BYTES {
+            return Err(with_path(too_large(end as u64)));
+        }
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, &*file);
+        out.seek(SeekFrom::Start(at as u64))
+            .map_err(|e| FormatError::io(path, "cannot write", e))?;
+        let mut hash = xxhash_rust::xxh3::Xxh3::new();
+        // Whole bytes of every encoding per chunk (a multiple of 2, 4 and 5).
+        let chunk_states = 20u64 << 16;
+        let mut chunk = vec![0u8; chunk_states as usize];
+        let mut done = 0u64;
+        while done < meta.states {
+            let n = chunk_states.min(meta.states - done) as usize;
+            values.read_exact(&mut chunk[..n]).map_err(|e| {
+                FormatError::io(
+                    path,
+                    format!("cannot read the values from state {done} on"),
+                    e,
+                )
+            })?;
+            let packed = pack_dense(&chunk[..n], encoding).map_err(|e| e.with_path(path))?;
+            hash.update(&packed);
+            out.write_all(&packed)
+                .map_err(|e| FormatError::io(path, "cannot write", e))?;
+            done += n as u64;
+            debug_assert!(n as u64 % per_byte == 0 || done == meta.states);
+        }
+        out.flush()
+            .map_err(|e| FormatError::io(path, "cannot write", e))?;
+        drop(out);
+        let checksum = hash.digest128().to_le_bytes();
+        write_frame(file, meta, encoding, checksum, len as usize).map_err(with_path)?;
+        total = end as u64;
+        Ok(())
+    })?;
+    staged.commit()?;
+    Ok(total)
+}
+
 /// See [`crate::encode_fst`].
 pub(crate) fn encode_fst(meta: &TableMeta, fst_bytes: Vec<u8>) -> Result<Vec<u8>, FormatError> {
     if let Err(e) = fst::Map::new(fst_bytes.as_slice()) {

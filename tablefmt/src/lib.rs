@@ -131,6 +131,20 @@ pub fn encode_dense(
     archive::encode_dense(meta, values, encoding)
 }
 
+/// Writes a dense table to `path` atomically, reading its `meta.states`
+/// values (one byte each) from `values` in rank order: the file
+/// [`encode_dense`] gives, written without holding the values or the
+/// payload in memory (a few MiB of buffers whatever the table's size).
+/// Returns the file's length. A short read fails, and nothing is written.
+pub fn write_dense_from(
+    path: &std::path::Path,
+    meta: &TableMeta,
+    values: &mut dyn std::io::Read,
+    encoding: Encoding,
+) -> Result<u64, FormatError> {
+    archive::write_dense_from(path, meta, encoding, values)
+}
+
 /// Encodes a sparse table from the bytes of an [`fst::Map`] (see [`build_fst`]):
 /// returns the whole file's bytes.
 pub fn encode_fst(meta: &TableMeta, fst_bytes: Vec<u8>) -> Result<Vec<u8>, FormatError> {

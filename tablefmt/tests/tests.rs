@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use tablefmt::{
     build_fst, checksum_hex, commit_all, compress_file, decompress_file, encode_dense, encode_fst,
     read_header, remove_stale_temp_files, sha256_hex, stale_temp_files, verify, write_atomic,
+    write_dense_from,
     Encoding, ErrorKind, FormatError, OpenOptions, StagedFile, Table, TableMeta, MAX_FILE_BYTES,
 };
 
@@ -229,6 +230,33 @@ fn every_changed_byte_is_refused() {
         }
     }
     assert!(padding_named > 0, "no padding byte found");
+}
+
+#[test]
+fn streamed_dense_files_equal_encoded_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    // Sizes around the writer's chunk (20 << 16 states) and the packing.
+    for n in [0usize, 1, 7, 1_310_719, 1_310_720, 1_310_721, 2_700_003] {
+        for enc in DENSE {
+            let v = values(enc, n, n as u64 + 3);
+            let m = meta("streamed", n as u64);
+            let want = encode_dense(&m, &v, enc).unwrap();
+            let path = dir.path().join(format!("s-{n}-{enc}.tbl"));
+            let len = write_dense_from(&path, &m, &mut &v[..], enc).unwrap();
+            let got = std::fs::read(&path).unwrap();
+            assert_eq!(len, got.len() as u64);
+            assert!(got == want, "{n} states, {enc}");
+            verify(&path).unwrap();
+        }
+    }
+    // Too few values, or one out of range: an error, and no file.
+    let path = dir.path().join("short.tbl");
+    let e = write_dense_from(&path, &meta("short", 10), &mut &[1u8; 9][..], Encoding::Byte);
+    assert!(e.unwrap_err().to_string().contains("cannot read the values"));
+    let e = write_dense_from(&path, &meta("short", 3), &mut &[1u8, 9, 1][..], Encoding::Crumb);
+    assert!(e.is_err());
+    assert!(!path.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 28);
 }
 
 #[test]

@@ -79,9 +79,8 @@ pub fn generator() -> String {
     format!("tablegen {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// Serialises a build into artifact bytes.
-pub fn encode(def: &TableDef, out: &BuildOutput) -> Result<Vec<u8>, tablefmt::FormatError> {
-    let meta = TableMeta {
+fn table_meta(def: &TableDef, out: &BuildOutput) -> TableMeta {
+    TableMeta {
         id: def.id.to_string(),
         definition_hash: def.definition_hash(),
         states: out.states(),
@@ -92,20 +91,75 @@ pub fn encode(def: &TableDef, out: &BuildOutput) -> Result<Vec<u8>, tablefmt::Fo
             ("moves".into(), def.move_names().join(" ")),
             ("definition".into(), def.definition()),
         ],
-    };
+    }
+}
+
+/// The value a table stores for a distance: distance mod 3 is enough to
+/// walk downhill (neighbours differ by at most one move, so the three
+/// candidates have distinct residues).
+fn stored(encoding: Encoding, distance: u8) -> u8 {
+    match encoding {
+        Encoding::Trit => distance % 3,
+        _ => distance,
+    }
+}
+
+/// Serialises a build into artifact bytes.
+pub fn encode(def: &TableDef, out: &BuildOutput) -> Result<Vec<u8>, tablefmt::FormatError> {
+    let meta = table_meta(def, out);
     match &out.data {
-        Built::Dense(values) => match def.encoding {
-            // Distance mod 3 is enough to walk downhill: neighbours differ by at
-            // most one move, so the three candidates have distinct residues.
-            Encoding::Trit => {
-                let residues: Vec<u8> = values.iter().map(|&v| v % 3).collect();
-                tablefmt::encode_dense(&meta, &residues, Encoding::Trit)
-            }
-            enc => tablefmt::encode_dense(&meta, values, enc),
-        },
+        Built::Dense(values) => {
+            let values: Vec<u8> = values.iter().map(|&v| stored(def.encoding, v)).collect();
+            tablefmt::encode_dense(&meta, &values, def.encoding)
+        }
+        Built::DenseFile(path) => {
+            let values = std::fs::read(path)
+                .map_err(|e| tablefmt::FormatError::io(path, "cannot read the distances", e))?;
+            let values: Vec<u8> = values.iter().map(|&v| stored(def.encoding, v)).collect();
+            tablefmt::encode_dense(&meta, &values, def.encoding)
+        }
         Built::Sparse(entries) => {
             let fst = tablefmt::build_fst(entries.iter().map(|(k, v)| (k.as_slice(), *v)))?;
             tablefmt::encode_fst(&meta, fst)
         }
+    }
+}
+
+/// Writes a build to `path` atomically; returns the file's length. The
+/// distances of an out-of-core build are streamed from their file, which is
+/// then removed (with its directory, once empty).
+pub fn write(def: &TableDef, out: &BuildOutput, path: &Path) -> Result<u64, tablefmt::FormatError> {
+    let Built::DenseFile(depths) = &out.data else {
+        let bytes = encode(def, out)?;
+        tablefmt::write_atomic(path, &bytes)?;
+        return Ok(bytes.len() as u64);
+    };
+    let file = std::fs::File::open(depths)
+        .map_err(|e| tablefmt::FormatError::io(depths, "cannot read the distances", e))?;
+    let mut values = Stored {
+        inner: std::io::BufReader::with_capacity(1 << 20, file),
+        encoding: def.encoding,
+    };
+    let len = tablefmt::write_dense_from(path, &table_meta(def, out), &mut values, def.encoding)?;
+    let _ = std::fs::remove_file(depths);
+    if let Some(dir) = depths.parent() {
+        let _ = std::fs::remove_dir(dir);
+    }
+    Ok(len)
+}
+
+/// Distances read as the values a table stores ([`stored`]).
+struct Stored<R> {
+    inner: R,
+    encoding: Encoding,
+}
+
+impl<R: std::io::Read> std::io::Read for Stored<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for v in &mut buf[..n] {
+            *v = stored(self.encoding, *v);
+        }
+        Ok(n)
     }
 }

@@ -171,6 +171,9 @@ impl TableDef {
 pub enum Built {
     /// One value (the distance) per rank.
     Dense(Vec<u8>),
+    /// A file of one value (the distance) per rank, from an out-of-core
+    /// build; writing the table removes it.
+    DenseFile(std::path::PathBuf),
     /// Sorted `(key bytes, distance)` pairs.
     Sparse(Vec<(Vec<u8>, u64)>),
 }
@@ -207,15 +210,27 @@ fn dense<S: Space + Send + 'static>(
     engine: &Engine,
     progress: &Progress,
 ) -> Result<Option<BuildOutput>, String> {
-    let r = match engine {
-        Engine::InMemory => Some(dense_bfs(&space, progress)),
-        Engine::Timely(cluster) => crate::dist::timely_bfs(space, cluster, progress)?,
-    };
-    Ok(r.map(|r| BuildOutput {
-        data: Built::Dense(r.depth),
-        histogram: r.histogram,
-        expansions: r.expansions,
-    }))
+    use crate::dist::Depths;
+    Ok(match engine {
+        Engine::InMemory => {
+            let r = dense_bfs(&space, progress);
+            Some(BuildOutput {
+                data: Built::Dense(r.depth),
+                histogram: r.histogram,
+                expansions: r.expansions,
+            })
+        }
+        Engine::Timely(cluster) => {
+            crate::dist::timely_bfs(space, cluster, progress)?.map(|r| BuildOutput {
+                data: match r.depths {
+                    Depths::Memory(v) => Built::Dense(v),
+                    Depths::File(p) => Built::DenseFile(p),
+                },
+                histogram: r.histogram,
+                expansions: r.expansions,
+            })
+        }
+    })
 }
 
 /// Runs the BFS of a table in memory.

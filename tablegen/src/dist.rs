@@ -24,7 +24,10 @@
 //! in-memory engine's ([`crate::bfs::dense_bfs`]) byte for byte, whatever the
 //! number of workers and processes.
 
-use crate::bfs::{DenseResult, Space, UNREACHED};
+mod disk;
+
+use crate::bfs::{Space, UNREACHED};
+use disk::DiskSlice;
 use crate::progress::Progress;
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
@@ -58,6 +61,30 @@ pub struct Cluster {
     /// Stops the build with an error once the layer of this depth is found
     /// (and saved): a build in installments, resumed by the next run.
     pub stop_after: Option<u8>,
+    /// Out of core: the bytes each process may use for the build's states.
+    /// The slices then live on disk in the checkpoint directory (see
+    /// [`disk`]), and the table is gathered into a file there, one depth
+    /// byte per rank, instead of memory. `None`: everything in memory.
+    pub memory_limit: Option<u64>,
+}
+
+/// A finished build's distances, in process 0.
+pub enum Depths {
+    /// One byte per rank, in memory.
+    Memory(Vec<u8>),
+    /// A file of one byte per rank (out-of-core builds); its reader removes
+    /// it.
+    File(PathBuf),
+}
+
+/// What a timely build gives process 0.
+pub struct Finished {
+    /// Distance of each rank, or [`UNREACHED`].
+    pub depths: Depths,
+    /// Number of states at each depth.
+    pub histogram: Vec<u64>,
+    /// Neighbour computations done.
+    pub expansions: u64,
 }
 
 impl Cluster {
@@ -70,6 +97,7 @@ impl Cluster {
             hosts: Vec::new(),
             checkpoint: None,
             stop_after: None,
+            memory_limit: None,
         }
     }
 
@@ -138,7 +166,10 @@ pub fn timely_bfs<S: Space + Send + 'static>(
     space: S,
     cluster: &Cluster,
     progress: &Progress,
-) -> Result<Option<DenseResult>, String> {
+) -> Result<Option<Finished>, String> {
+    if cluster.memory_limit.is_some() && cluster.checkpoint.is_none() {
+        return Err("an out-of-core build needs a directory for its files".into());
+    }
     if cluster.processes > 1 && cluster.hosts.len() != cluster.processes {
         return Err(format!(
             "{} processes need {} hosts, got {}",
@@ -174,6 +205,8 @@ pub fn timely_bfs<S: Space + Send + 'static>(
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let config = cluster.config();
         let (checkpoint, stop_after) = (cluster.checkpoint.clone(), cluster.stop_after);
+        // Each worker's share of the memory, for its buffers.
+        let budget = cluster.memory_limit.map(|m| m / workers as u64);
         let guards = quiet_stdout(|| {
             timely::execute(config, move |worker| {
                 let tx = tx.lock().map(|t| t.clone()).ok();
@@ -182,7 +215,7 @@ pub fn timely_bfs<S: Space + Send + 'static>(
                 let saves = checkpoint.as_ref().map(|(dir, key)| {
                     Checkpoint::new(dir, *key, worker.index(), worker.peers(), space.size())
                 });
-                run_worker(worker, &*space, tx, saves, stop_after)
+                run_worker(worker, &*space, tx, saves, stop_after, budget)
             })
         })
         .map_err(|e| format!("timely: {e}"))?;
@@ -319,23 +352,40 @@ fn run_worker<S: Space>(
     tx: Option<mpsc::Sender<Report>>,
     saves: Option<Checkpoint>,
     stop_after: Option<u8>,
-) -> Result<Option<DenseResult>, String> {
+    budget: Option<u64>,
+) -> Result<Option<Finished>, String> {
     let (index, peers) = (worker.index(), worker.peers());
     let size = space.size();
     let (len, lo, hi) = slice_of(size, peers, index);
-    let table = Rc::new(RefCell::new(vec![UNREACHED; (hi - lo) as usize]));
+    // Out of core, the slice lives on disk (in the checkpoint directory):
+    // a quarter of the worker's memory gathers received ranks, a quarter
+    // the ranks it sends.
+    let disk: Option<Rc<RefCell<DiskSlice>>> = match (budget, &saves) {
+        (Some(b), Some(c)) => Some(Rc::new(RefCell::new(DiskSlice::new(c.clone(), b / 4)))),
+        _ => None,
+    };
+    let out_cap = budget.map_or(usize::MAX, |b| (b / 32).max(1024) as usize);
+    let table = Rc::new(RefCell::new(if disk.is_some() {
+        Vec::new()
+    } else {
+        vec![UNREACHED; (hi - lo) as usize]
+    }));
     let marked = Rc::new(Cell::new(0u64));
 
     // Ranks of the next layer, to their owners. A rank sent at time d (the
     // layer expanded) is at depth d + 1: a fast worker may already send the
     // next layer's ranks while this one waits, so the time tells.
     let (mut ranks, rank_probe) = {
-        let (table, marked) = (table.clone(), marked.clone());
+        let (table, marked, disk) = (table.clone(), marked.clone(), disk.clone());
         channel(
             worker,
             "mark",
             move |r: &u64| r / len,
             move |time, data: &mut Vec<u64>| {
+                if let Some(d) = &disk {
+                    d.borrow_mut().take(data);
+                    return;
+                }
                 let next = time as u8 + 1;
                 let mut t = table.borrow_mut();
                 let mut n = 0;
@@ -366,10 +416,19 @@ fn run_worker<S: Space>(
         )
     };
 
-    // Slices of the finished table, to worker 0.
+    // Slices of the finished table, to worker 0: into memory, or out of
+    // core into a file of one byte per rank.
     let whole: Rc<RefCell<Vec<u8>>> = Rc::default();
-    let (mut pieces, piece_probe) =
-        bytes_channel(worker, "gather", &whole, size as usize, UNREACHED);
+    let depths_file = match (&disk, &saves) {
+        (Some(_), Some(c)) => Some(DiskSlice::depths_path(&c.dir, peers)),
+        _ => None,
+    };
+    let file_error: Rc<RefCell<Option<String>>> = Rc::default();
+    let gathered = match &depths_file {
+        Some(path) => file_channel(worker, path, size, &file_error),
+        None => bytes_channel(worker, "gather", &whole, size as usize, UNREACHED),
+    };
+    let (mut pieces, piece_probe) = gathered;
 
     // Layer bitmaps of every slice, to every worker: a layer whose frontier
     // is larger than what is left is pulled (each unreached rank looks for a
@@ -382,9 +441,14 @@ fn run_worker<S: Space>(
     let mut goals = space.goals();
     goals.sort_unstable();
     goals.dedup();
-    {
+    let mine: Vec<u64> = goals
+        .iter()
+        .copied()
+        .filter(|g| (lo..hi).contains(g))
+        .collect();
+    if disk.is_none() {
         let mut t = table.borrow_mut();
-        for &g in goals.iter().filter(|&&g| (lo..hi).contains(&g)) {
+        for &g in &mine {
             t[(g - lo) as usize] = 0;
         }
     }
@@ -396,16 +460,20 @@ fn run_worker<S: Space>(
     // Resume: every worker says which depth its checkpoint reached; the
     // build goes on from the lowest.
     let saved = saves.as_ref().and_then(Checkpoint::load);
-    let mine = saved.as_ref().map_or(0, |s| s.depth as u64 + 1);
+    let reached_before = saved.as_ref().map_or(0, |s| s.depth as u64 + 1);
     let mut round: u32 = 0;
     let all = round_trip(worker, &mut shares, &share_probe, &got, &mut round, {
-        (mine, 0, 0.0, index as u64, false)
+        (reached_before, 0, 0.0, index as u64, false)
     });
     let common = all.iter().map(|s| s.1 .0).min().unwrap_or(0);
     let mut error: Option<String> = None;
     if let (Some(c), Some(sv), true) = (&saves, &saved, common > 0) {
         let d = (common - 1) as u8;
-        match c.restore(&mut table.borrow_mut(), d) {
+        let restored = match &disk {
+            Some(ds) => ds.borrow_mut().restore(d),
+            None => c.restore(&mut table.borrow_mut(), d),
+        };
+        match restored {
             Ok(()) => {
                 depth = d;
                 histogram = sv.histogram[..=d as usize].to_vec();
@@ -420,10 +488,14 @@ fn run_worker<S: Space>(
             Err(e) => error = Some(e),
         }
     } else if let Some(c) = &saves {
-        if let Err(e) = c
-            .clear(false)
-            .and_then(|()| c.save(&table.borrow(), 0, &histogram, &spent))
-        {
+        let started = c.clear(false).and_then(|()| match &disk {
+            Some(ds) => ds
+                .borrow_mut()
+                .start(&mine)
+                .and_then(|()| c.save_meta(0, &histogram, &spent)),
+            None => c.save(&table.borrow(), 0, &histogram, &spent),
+        });
+        if let Err(e) = started {
             error = Some(e);
         }
     }
@@ -433,6 +505,16 @@ fn run_worker<S: Space>(
     let mut count = histogram[depth as usize];
     let mut out: Vec<u64> = Vec::new();
     let mut batch: Vec<u64> = Vec::new();
+    // Sorts and sends the ranks in `out` to their owners.
+    let mut flush = |out: &mut Vec<u64>, ranks: &mut InputHandleVec<u32, u64>| {
+        if !out.is_empty() {
+            out.sort_unstable();
+            out.dedup();
+            batch.clone_from(out);
+            ranks.send_batch(&mut batch);
+            out.clear();
+        }
+    };
     loop {
         // A status round first: whether any worker failed to restore or to
         // save its checkpoint, so that all stop together.
@@ -457,8 +539,42 @@ fn run_worker<S: Space>(
             ranks.advance_to(depth as u32);
         }
         let (mut found, mut expanded) = (0u64, 0u64);
-        let pull = count > (size - reached) / 2;
-        if pull {
+        // Out of core there is no room for the whole frontier: always push.
+        let pull = disk.is_none() && count > (size - reached) / 2;
+        if let Some(ds) = &disk {
+            // The layer's bitmap, read in order; every neighbour goes to its
+            // owner (this worker too), in sorted batches.
+            let mut layer = ds.borrow().layer(depth);
+            while let Some((at, chunk)) = match layer.as_mut() {
+                Ok(l) => l.next_chunk().unwrap_or_else(|e| {
+                    error.get_or_insert(e);
+                    None
+                }),
+                Err(e) => {
+                    error.get_or_insert(e.clone());
+                    None
+                }
+            } {
+                let first = lo + at * 8;
+                for (i, &byte) in chunk.iter().enumerate() {
+                    let mut b = byte;
+                    while b != 0 {
+                        let r = first + i as u64 * 8 + b.trailing_zeros() as u64;
+                        b &= b - 1;
+                        space.for_each_neighbour(r, |x| {
+                            expanded += 1;
+                            out.push(x);
+                            true
+                        });
+                    }
+                    if out.len() >= out_cap {
+                        flush(&mut out, &mut ranks);
+                        worker.step();
+                    }
+                }
+            }
+            flush(&mut out, &mut ranks);
+        } else if pull {
             // Everyone's frontier bitmap, then a local pull.
             {
                 let t = table.borrow();
@@ -517,13 +633,7 @@ fn run_worker<S: Space>(
                         });
                     }
                 }
-                if !out.is_empty() {
-                    out.sort_unstable();
-                    out.dedup();
-                    batch.clone_from(&out);
-                    ranks.send_batch(&mut batch);
-                    out.clear();
-                }
+                flush(&mut out, &mut ranks);
                 worker.step();
                 at = end;
             }
@@ -533,6 +643,14 @@ fn run_worker<S: Space>(
             worker.step_or_park(Some(PARK));
         }
         found += marked.replace(0);
+        if let Some(ds) = &disk {
+            match ds.borrow_mut().merge(next) {
+                Ok(n) => found += n,
+                Err(e) => {
+                    error.get_or_insert(e);
+                }
+            }
+        }
         let secs = start.elapsed().as_secs_f64();
         let all = round_trip(worker, &mut shares, &share_probe, &got, &mut round, {
             (found, expanded, secs, index as u64, false)
@@ -552,8 +670,12 @@ fn run_worker<S: Space>(
                 slowest_secs,
             });
         }
-        if let (Some(c), true) = (&saves, count > 0) {
-            if let Err(e) = c.save(&table.borrow(), depth, &histogram, &spent) {
+        if let (Some(c), true, None) = (&saves, count > 0, &error) {
+            let saved = match &disk {
+                Some(_) => c.save_meta(depth, &histogram, &spent),
+                None => c.save(&table.borrow(), depth, &histogram, &spent),
+            };
+            if let Err(e) = saved {
                 error = Some(e);
             }
         }
@@ -563,19 +685,37 @@ fn run_worker<S: Space>(
     if histogram.last() == Some(&0) {
         histogram.pop();
     }
-    // Every slice to worker 0, in pieces.
-    {
-        let t = table.borrow();
-        for (i, piece) in t.chunks(GATHER).enumerate() {
-            pieces.send((0, lo + (i * GATHER) as u64, piece.to_vec()));
-            if i % 16 == 15 {
-                worker.step();
+    // Every slice to worker 0, in pieces; out of core, a piece per worker
+    // at a time, so that nothing piles up in worker 0's channels.
+    if let Some(ds) = &disk {
+        let mut reader = ds.borrow().depths(depth)?;
+        let mut time = 0;
+        while let Some((first, piece)) = reader.next_piece()? {
+            pieces.send((0, first, piece));
+            time += 1;
+            pieces.advance_to(time);
+            while piece_probe.less_than(pieces.time()) {
+                worker.step_or_park(Some(PARK));
             }
         }
-    }
-    pieces.advance_to(1);
-    while piece_probe.less_than(pieces.time()) {
-        worker.step_or_park(Some(PARK));
+        drop(pieces);
+        while !piece_probe.done() {
+            worker.step_or_park(Some(PARK));
+        }
+    } else {
+        {
+            let t = table.borrow();
+            for (i, piece) in t.chunks(GATHER).enumerate() {
+                pieces.send((0, lo + (i * GATHER) as u64, piece.to_vec()));
+                if i % 16 == 15 {
+                    worker.step();
+                }
+            }
+        }
+        pieces.advance_to(1);
+        while piece_probe.less_than(pieces.time()) {
+            worker.step_or_park(Some(PARK));
+        }
     }
     if let Some(c) = &saves {
         c.clear(true)?;
@@ -583,9 +723,17 @@ fn run_worker<S: Space>(
     if index != 0 {
         return Ok(None);
     }
-    let depth = std::mem::take(&mut *whole.borrow_mut());
-    Ok(Some(DenseResult {
-        depth,
+    let depths = match depths_file {
+        Some(path) => {
+            if let Some(e) = file_error.take() {
+                return Err(e);
+            }
+            Depths::File(path)
+        }
+        None => Depths::Memory(std::mem::take(&mut *whole.borrow_mut())),
+    };
+    Ok(Some(Finished {
+        depths,
         histogram,
         expansions,
     }))
@@ -649,6 +797,46 @@ fn bytes_channel(
             for (_, at, bytes) in data.drain(..) {
                 let at = at as usize;
                 w[at..at + bytes.len()].copy_from_slice(&bytes);
+            }
+        },
+    )
+}
+
+/// A channel of pieces `(worker, first rank, depths)` written into the file
+/// `path` at their rank on the worker named (made `size` bytes long at the
+/// first piece); the first error is kept in `error`.
+fn file_channel(
+    worker: &mut Worker,
+    path: &Path,
+    size: u64,
+    error: &Rc<RefCell<Option<String>>>,
+) -> (InputHandleVec<u32, Piece>, ProbeHandle<u32>) {
+    use std::io::{Seek, SeekFrom, Write};
+    let (path, error) = (path.to_path_buf(), error.clone());
+    let mut file: Option<std::fs::File> = None;
+    channel(
+        worker,
+        "gather",
+        |x: &Piece| x.0,
+        move |_, data: &mut Vec<Piece>| {
+            for (_, at, bytes) in data.drain(..) {
+                let written = (|| {
+                    let f = match &mut file {
+                        Some(f) => f,
+                        None => {
+                            let f = std::fs::File::create(&path)?;
+                            f.set_len(size)?;
+                            file.insert(f)
+                        }
+                    };
+                    f.seek(SeekFrom::Start(at))?;
+                    f.write_all(&bytes)
+                })();
+                if let Err(e) = written {
+                    error.borrow_mut().get_or_insert_with(|| {
+                        format!("{}: {}", path.display(), tablefmt::io_reason(&e))
+                    });
+                }
             }
         },
     )
@@ -721,6 +909,7 @@ struct Saved {
 /// states at that depth (zstd), and a small JSON file of the last layer
 /// saved, written after the layer's bitmap (each file written whole, then
 /// renamed into place).
+#[derive(Clone)]
 struct Checkpoint {
     dir: PathBuf,
     key: u64,
@@ -816,6 +1005,12 @@ impl Checkpoint {
         let packed = zstd::encode_all(&bits[..], 1).map_err(|e| io(&self.dir, &e))?;
         let path = self.layer_path(depth);
         tablefmt::write_atomic(&path, &packed).map_err(|e| io(&path, &e))?;
+        self.save_meta(depth, histogram, spent)
+    }
+
+    /// Saves the figures up to the layer `depth`, whose bitmap is saved.
+    fn save_meta(&self, depth: u8, histogram: &[u64], spent: &[u64]) -> Result<(), String> {
+        let io = |p: &Path, e: &dyn std::fmt::Display| format!("checkpoint {}: {e}", p.display());
         let meta = serde_json::json!({
             "key": format!("{:016x}", self.key),
             "peers": self.peers,

@@ -4,7 +4,7 @@ use super::{bad, lookup, quote, show_path};
 use anyhow::Context;
 use std::path::Path;
 use std::time::Instant;
-use tablegen::artifact::{artifact_path, encode};
+use tablegen::artifact::artifact_path;
 use tablegen::catalog::{self, format_histogram, Engine};
 use tablegen::dist::Cluster;
 use tablegen::outln;
@@ -37,6 +37,12 @@ pub struct Args {
     /// depth is found and saved; the same command without it resumes there.
     #[arg(long, value_name = "DEPTH")]
     stop_after: Option<u8>,
+    /// Out of core: keep the build's states on disk (next to the table), in
+    /// sequential files, using at most about this much memory per process
+    /// for them, e.g. `512M` or `4GiB` (at least 1 MiB). Runs on timely, one
+    /// worker unless --workers says more. Slower; the table is the same.
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, conflicts_with = "threads")]
+    memory_limit: Option<u64>,
     /// This process's index, 0 to --processes minus 1.
     #[arg(long, requires = "processes")]
     process: Option<u32>,
@@ -131,9 +137,8 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 def.source
             );
         }
-        let bytes = encode(&def, &out).map_err(|e| bad(e.to_string()))?;
         let path = artifact_path(tables, def.id);
-        tablefmt::write_atomic(&path, &bytes).map_err(|e| bad(e.to_string()))?;
+        let bytes = tablegen::artifact::write(&def, &out, &path).map_err(|e| bad(e.to_string()))?;
         if args.json {
             outln!(
                 "{}",
@@ -146,13 +151,14 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                     "states_per_second": out.states() as f64 / secs,
                     "expansions": out.expansions,
                     "expansions_per_second": out.expansions as f64 / secs,
-                    "bytes": bytes.len(),
+                    "bytes": bytes,
                     "threads": rayon::current_num_threads(),
                     "engine": match &engine {
                         Engine::InMemory => serde_json::json!("in-memory"),
                         Engine::Timely(c) => serde_json::json!({
                             "workers": c.workers,
                             "processes": c.processes,
+                            "memory_limit": c.memory_limit,
                         }),
                     },
                 })
@@ -166,7 +172,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 secs,
                 out.states() as f64 / secs / 1e6,
                 out.expansions as f64 / secs / 1e6,
-                super::list::human(bytes.len() as u64),
+                super::list::human(bytes),
                 path.display()
             )?;
             outln!("  histogram {}", format_histogram(&out.histogram))?;
@@ -178,10 +184,10 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
 /// The engine the arguments ask for: timely when --workers or --processes is
 /// given, else the in-memory BFS.
 fn engine(args: &Args) -> anyhow::Result<Engine> {
-    if args.workers.is_none() && args.processes.is_none() {
+    if args.workers.is_none() && args.processes.is_none() && args.memory_limit.is_none() {
         if args.stop_after.is_some() {
             return Err(bad(
-                "--stop-after needs the timely engine (--workers or --processes)",
+                "--stop-after needs the timely engine (--workers, --processes or --memory-limit)",
             ));
         }
         return Ok(Engine::InMemory);
@@ -235,7 +241,40 @@ fn engine(args: &Args) -> anyhow::Result<Engine> {
         hosts,
         checkpoint: None,
         stop_after: args.stop_after,
+        memory_limit: args.memory_limit,
     }))
+}
+
+/// A byte count: digits, then optionally K, M, G or T (powers of 1000) or
+/// KiB, MiB, GiB or TiB (powers of 1024); a trailing `B` is allowed.
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a byte count (e.g. 512M or 4GiB)"))?;
+    let unit = unit.trim().to_ascii_lowercase();
+    let unit = unit.strip_suffix('b').unwrap_or(&unit);
+    let scale: u64 = match unit {
+        "" => 1,
+        "k" => 1_000,
+        "m" => 1_000_000,
+        "g" => 1_000_000_000,
+        "t" => 1_000_000_000_000,
+        "ki" => 1 << 10,
+        "mi" => 1 << 20,
+        "gi" => 1 << 30,
+        "ti" => 1 << 40,
+        _ => return Err(format!("{s:?}: unknown unit (K, M, G, T, KiB, MiB, GiB, TiB)")),
+    };
+    let bytes = n
+        .checked_mul(scale)
+        .ok_or_else(|| format!("{s:?} is too large"))?;
+    if bytes < 1 << 20 {
+        return Err(format!("{s:?} is below the least memory limit, 1 MiB"));
+    }
+    Ok(bytes)
 }
 
 /// Where a timely build of `id` keeps its checkpoints.

@@ -1,0 +1,431 @@
+//! A worker's slice kept on disk, for builds under a memory limit: delayed
+//! duplicate detection in the manner of Korf's disk-based BFS.
+//!
+//! The slice's states are never held in memory. On disk there are, per
+//! layer, the bitmap of the slice's states at that depth (the checkpoint
+//! files, zstd-compressed, written and read front to back) and one bitmap of
+//! every state reached so far. A layer is expanded by reading its bitmap in
+//! order; the neighbours arrive at their owner, which gathers them in a
+//! buffer of bounded size and, when it is full, sorts it and writes it out as
+//! a run (sorted ranks, delta-coded). Once the layer is complete, the owner
+//! reads the reached-states bitmap and all the runs together, front to back,
+//! a chunk of the slice at a time: each rank of a run not reached yet is
+//! marked reached and goes into the next layer's bitmap. No file is read or
+//! written anywhere but in order.
+
+use super::Checkpoint;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// Bytes of slice bitmap handled at a time (8 ranks per byte).
+pub(super) const CHUNK_BYTES: usize = 1 << 16;
+
+/// Buffer of each run being read back.
+const RUN_BUFFER: usize = 1 << 15;
+
+fn io(path: &Path, e: impl std::fmt::Display) -> String {
+    format!("out-of-core file {}: {e}", path.display())
+}
+
+fn io_err(path: &Path, e: &std::io::Error) -> String {
+    io(path, tablefmt::io_reason(e))
+}
+
+/// One worker's slice on disk.
+pub(super) struct DiskSlice {
+    ck: Checkpoint,
+    /// Bytes of the slice's bitmaps.
+    bytes: u64,
+    /// Ranks received for the next layer and not yet written as a run.
+    inbox: Vec<u64>,
+    /// How many ranks `inbox` may hold before it is written out.
+    cap: usize,
+    runs: Vec<PathBuf>,
+    /// The first error of the receiving side (it runs inside timely).
+    error: Option<String>,
+}
+
+impl DiskSlice {
+    /// A slice whose buffers of received ranks stay under `budget` bytes.
+    pub(super) fn new(ck: Checkpoint, budget: u64) -> DiskSlice {
+        let bytes = (ck.hi - ck.lo).div_ceil(8);
+        DiskSlice {
+            ck,
+            bytes,
+            inbox: Vec::new(),
+            cap: (budget / 8).max(1024) as usize,
+            runs: Vec::new(),
+            error: None,
+        }
+    }
+
+    fn visited_path(&self) -> PathBuf {
+        self.ck.dir.join(format!("{}-visited.bits", self.ck.prefix))
+    }
+
+    fn run_path(&self, k: usize) -> PathBuf {
+        self.ck.dir.join(format!("{}-run{k:05}.ranks", self.ck.prefix))
+    }
+
+    /// Where worker 0 gathers the whole table, one depth byte per rank.
+    pub(super) fn depths_path(dir: &Path, peers: usize) -> PathBuf {
+        dir.join(format!("w0-of-{peers}.depths"))
+    }
+
+    /// Starts the build: layer 0 holds `goals` (ranks of this slice).
+    pub(super) fn start(&mut self, goals: &[u64]) -> Result<(), String> {
+        std::fs::create_dir_all(&self.ck.dir).map_err(|e| io_err(&self.ck.dir, &e))?;
+        let mut bits = vec![0u8; self.bytes as usize];
+        for &g in goals {
+            let i = g - self.ck.lo;
+            bits[(i / 8) as usize] |= 1 << (i % 8);
+        }
+        // The goals are few, but the bitmaps are the slice's size: written
+        // a chunk at a time all the same.
+        let mut layer = LayerWriter::create(&self.ck.layer_path(0))?;
+        let vpath = self.visited_path();
+        let mut visited =
+            BufWriter::new(File::create(&vpath).map_err(|e| io_err(&vpath, &e))?);
+        for chunk in bits.chunks(CHUNK_BYTES) {
+            layer.write(chunk)?;
+            visited.write_all(chunk).map_err(|e| io_err(&vpath, &e))?;
+        }
+        visited.flush().map_err(|e| io_err(&vpath, &e))?;
+        layer.finish()
+    }
+
+    /// Resumes from the layers `0..=upto` on disk: the reached-states bitmap
+    /// is made again from them.
+    pub(super) fn restore(&mut self, upto: u8) -> Result<(), String> {
+        let mut layers = (0..=upto)
+            .map(|d| LayerReader::open(&self.ck.layer_path(d), self.bytes))
+            .collect::<Result<Vec<_>, _>>()?;
+        let vpath = self.visited_path();
+        let mut visited =
+            BufWriter::new(File::create(&vpath).map_err(|e| io_err(&vpath, &e))?);
+        let mut acc = Vec::new();
+        loop {
+            acc.clear();
+            for l in layers.iter_mut() {
+                let Some((_, bits)) = l.next_chunk()? else {
+                    break;
+                };
+                if acc.is_empty() {
+                    acc.extend_from_slice(bits);
+                } else {
+                    acc.iter_mut().zip(bits).for_each(|(a, b)| *a |= b);
+                }
+            }
+            if acc.is_empty() {
+                break;
+            }
+            visited.write_all(&acc).map_err(|e| io_err(&vpath, &e))?;
+        }
+        visited.flush().map_err(|e| io_err(&vpath, &e))
+    }
+
+    /// Reads the layer `depth` of the slice, a chunk at a time.
+    pub(super) fn layer(&self, depth: u8) -> Result<LayerReader, String> {
+        LayerReader::open(&self.ck.layer_path(depth), self.bytes)
+    }
+
+    /// Takes ranks of this slice sent for the next layer.
+    pub(super) fn take(&mut self, ranks: &mut Vec<u64>) {
+        self.inbox.append(ranks);
+        if self.inbox.len() >= self.cap {
+            if let Err(e) = self.spill() {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// Writes the received ranks out as a sorted run.
+    fn spill(&mut self) -> Result<(), String> {
+        self.inbox.sort_unstable();
+        self.inbox.dedup();
+        let path = self.run_path(self.runs.len());
+        let mut w = BufWriter::new(File::create(&path).map_err(|e| io_err(&path, &e))?);
+        let mut last = self.ck.lo;
+        let mut buf = [0u8; 10];
+        for &r in &self.inbox {
+            let n = put_varint(&mut buf, r - last);
+            last = r;
+            w.write_all(&buf[..n]).map_err(|e| io_err(&path, &e))?;
+        }
+        w.flush().map_err(|e| io_err(&path, &e))?;
+        self.runs.push(path);
+        self.inbox.clear();
+        Ok(())
+    }
+
+    /// Ends a layer: the ranks received, less those reached before, are the
+    /// layer `next`, written to disk. Returns how many there are.
+    pub(super) fn merge(&mut self, next: u8) -> Result<u64, String> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.inbox.sort_unstable();
+        self.inbox.dedup();
+        let mut runs = self
+            .runs
+            .iter()
+            .map(|p| RunReader::open(p, self.ck.lo))
+            .collect::<Result<Vec<_>, _>>()?;
+        let vpath = self.visited_path();
+        let mut vfile = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&vpath)
+            .map_err(|e| io_err(&vpath, &e))?;
+        let mut layer = LayerWriter::create(&self.ck.layer_path(next))?;
+        let (mut found, mut at, mut held) = (0u64, 0u64, 0usize);
+        let mut visited = vec![0u8; CHUNK_BYTES];
+        let mut fresh = vec![0u8; CHUNK_BYTES];
+        while at < self.bytes {
+            let n = (CHUNK_BYTES as u64).min(self.bytes - at) as usize;
+            let (visited, fresh) = (&mut visited[..n], &mut fresh[..n]);
+            vfile
+                .seek(SeekFrom::Start(at))
+                .and_then(|_| vfile.read_exact(visited))
+                .map_err(|e| io_err(&vpath, &e))?;
+            fresh.fill(0);
+            let first = self.ck.lo + at * 8;
+            let end = first + n as u64 * 8;
+            let mut mark = |r: u64| {
+                let i = (r - first) as usize;
+                let bit = 1u8 << (i % 8);
+                if visited[i / 8] & bit == 0 {
+                    visited[i / 8] |= bit;
+                    fresh[i / 8] |= bit;
+                    found += 1;
+                }
+            };
+            while held < self.inbox.len() && self.inbox[held] < end {
+                mark(self.inbox[held]);
+                held += 1;
+            }
+            for run in runs.iter_mut() {
+                while let Some(r) = run.next_below(end)? {
+                    mark(r);
+                }
+            }
+            vfile
+                .seek(SeekFrom::Start(at))
+                .and_then(|_| vfile.write_all(visited))
+                .map_err(|e| io_err(&vpath, &e))?;
+            layer.write(fresh)?;
+            at += n as u64;
+        }
+        layer.finish()?;
+        for p in self.runs.drain(..) {
+            let _ = std::fs::remove_file(p);
+        }
+        self.inbox = Vec::new();
+        Ok(found)
+    }
+
+    /// The slice's depths, a chunk of ranks at a time (`UNREACHED` where no
+    /// layer up to `last` holds the rank), read from the layers.
+    pub(super) fn depths(&self, last: u8) -> Result<DepthReader, String> {
+        let layers = (0..=last)
+            .map(|d| self.layer(d))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(DepthReader {
+            layers,
+            lo: self.ck.lo,
+            hi: self.ck.hi,
+        })
+    }
+}
+
+/// The depths of a slice, from its layers.
+pub(super) struct DepthReader {
+    layers: Vec<LayerReader>,
+    lo: u64,
+    hi: u64,
+}
+
+impl DepthReader {
+    /// The next chunk: its first rank and one depth byte per rank.
+    pub(super) fn next_piece(&mut self) -> Result<Option<(u64, Vec<u8>)>, String> {
+        let mut out: Vec<u8> = Vec::new();
+        let mut first = 0;
+        for (d, l) in self.layers.iter_mut().enumerate() {
+            let Some((at, bits)) = l.next_chunk()? else {
+                return Ok(None);
+            };
+            if out.is_empty() {
+                first = self.lo + at * 8;
+                let n = (self.hi - first).min(bits.len() as u64 * 8) as usize;
+                out = vec![crate::bfs::UNREACHED; n];
+            }
+            for (i, v) in out.iter_mut().enumerate() {
+                if bits[i / 8] >> (i % 8) & 1 == 1 {
+                    *v = d as u8;
+                }
+            }
+        }
+        Ok((!out.is_empty()).then_some((first, out)))
+    }
+}
+
+/// A layer's bitmap being written: zstd, to a temporary name renamed into
+/// place when complete.
+struct LayerWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    enc: zstd::Encoder<'static, BufWriter<File>>,
+}
+
+impl LayerWriter {
+    fn create(path: &Path) -> Result<LayerWriter, String> {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("layer");
+        let tmp = path.with_file_name(format!(".{name}.tmp"));
+        let f = File::create(&tmp).map_err(|e| io_err(&tmp, &e))?;
+        let enc = zstd::Encoder::new(BufWriter::new(f), 1).map_err(|e| io_err(&tmp, &e))?;
+        Ok(LayerWriter {
+            path: path.to_path_buf(),
+            tmp,
+            enc,
+        })
+    }
+
+    fn write(&mut self, bits: &[u8]) -> Result<(), String> {
+        self.enc.write_all(bits).map_err(|e| io_err(&self.tmp, &e))
+    }
+
+    fn finish(self) -> Result<(), String> {
+        let w = self.enc.finish().map_err(|e| io_err(&self.tmp, &e))?;
+        let f = w.into_inner().map_err(|e| io_err(&self.tmp, e.error()))?;
+        f.sync_all().map_err(|e| io_err(&self.tmp, &e))?;
+        std::fs::rename(&self.tmp, &self.path).map_err(|e| io_err(&self.path, &e))
+    }
+}
+
+/// A layer's bitmap being read, a chunk at a time.
+pub(super) struct LayerReader {
+    path: PathBuf,
+    dec: zstd::Decoder<'static, BufReader<File>>,
+    bytes: u64,
+    at: u64,
+    buf: Vec<u8>,
+}
+
+impl LayerReader {
+    fn open(path: &Path, bytes: u64) -> Result<LayerReader, String> {
+        let f = File::open(path).map_err(|e| io_err(path, &e))?;
+        let dec = zstd::Decoder::new(f).map_err(|e| io_err(path, &e))?;
+        Ok(LayerReader {
+            path: path.to_path_buf(),
+            dec,
+            bytes,
+            at: 0,
+            buf: vec![0; CHUNK_BYTES],
+        })
+    }
+
+    /// The next chunk of the bitmap and the offset of its first byte.
+    pub(super) fn next_chunk(&mut self) -> Result<Option<(u64, &[u8])>, String> {
+        if self.at >= self.bytes {
+            return Ok(None);
+        }
+        let n = (CHUNK_BYTES as u64).min(self.bytes - self.at) as usize;
+        self.dec
+            .read_exact(&mut self.buf[..n])
+            .map_err(|e| io(&self.path, format!("{} (checkpoint too short?)", e)))?;
+        let at = self.at;
+        self.at += n as u64;
+        Ok(Some((at, &self.buf[..n])))
+    }
+}
+
+/// A run being read back: ranks in increasing order.
+struct RunReader {
+    path: PathBuf,
+    r: BufReader<File>,
+    last: u64,
+    /// A rank read but not yet handed out.
+    peeked: Option<u64>,
+}
+
+impl RunReader {
+    fn open(path: &Path, lo: u64) -> Result<RunReader, String> {
+        let f = File::open(path).map_err(|e| io_err(path, &e))?;
+        Ok(RunReader {
+            path: path.to_path_buf(),
+            r: BufReader::with_capacity(RUN_BUFFER, f),
+            last: lo,
+            peeked: None,
+        })
+    }
+
+    /// The next rank if it is below `end`.
+    fn next_below(&mut self, end: u64) -> Result<Option<u64>, String> {
+        if self.peeked.is_none() {
+            self.peeked = match get_varint(&mut self.r).map_err(|e| io_err(&self.path, &e))? {
+                Some(d) => {
+                    self.last += d;
+                    Some(self.last)
+                }
+                None => return Ok(None),
+            };
+        }
+        Ok(self.peeked.filter(|&r| r < end).inspect(|_| self.peeked = None))
+    }
+}
+
+/// LEB128: seven bits per byte, low first; returns the bytes used.
+fn put_varint(buf: &mut [u8; 10], mut v: u64) -> usize {
+    let mut n = 0;
+    while v >= 0x80 {
+        buf[n] = (v as u8) | 0x80;
+        v >>= 7;
+        n += 1;
+    }
+    buf[n] = v as u8;
+    n + 1
+}
+
+/// The next LEB128 number, `None` at the end of the input.
+fn get_varint(r: &mut impl std::io::BufRead) -> std::io::Result<Option<u64>> {
+    let (mut v, mut shift) = (0u64, 0);
+    loop {
+        let b = match r.fill_buf()? {
+            [] if shift == 0 => return Ok(None),
+            [] => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            [b, ..] => *b,
+        };
+        r.consume(1);
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Ok(Some(v));
+        }
+        shift += 7;
+        if shift > 63 {
+            return Err(std::io::Error::other("a run holds a malformed number"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_round_trip() {
+        let values = [0u64, 1, 127, 128, 300, 1 << 35, u64::MAX];
+        let mut bytes = Vec::new();
+        let mut buf = [0u8; 10];
+        for v in values {
+            let n = put_varint(&mut buf, v);
+            bytes.extend_from_slice(&buf[..n]);
+        }
+        let mut r = &bytes[..];
+        for v in values {
+            assert_eq!(get_varint(&mut r).unwrap(), Some(v));
+        }
+        assert_eq!(get_varint(&mut r).unwrap(), None);
+        assert!(get_varint(&mut &[0x80u8][..]).is_err());
+    }
+}
