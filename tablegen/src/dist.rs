@@ -136,6 +136,10 @@ const CHUNK: u64 = 1 << 16;
 /// at once when data arrives).
 const PARK: std::time::Duration = std::time::Duration::from_millis(1);
 
+/// Room beyond a buffer's limit for the neighbours of the states of one
+/// bitmap byte (8 states, fewer than 64 moves each).
+const SLACK: usize = 8 * 64;
+
 /// Slices of the finished table sent to worker 0 in pieces of this many bytes.
 const GATHER: usize = 1 << 20;
 
@@ -357,14 +361,18 @@ fn run_worker<S: Space>(
     let (index, peers) = (worker.index(), worker.peers());
     let size = space.size();
     let (len, lo, hi) = slice_of(size, peers, index);
-    // Out of core, the slice lives on disk (in the checkpoint directory):
-    // a quarter of the worker's memory gathers received ranks, a quarter
-    // the ranks it sends.
+    // Out of core, the slice lives on disk (in the checkpoint directory).
+    // Of the worker's memory, an eighth holds the ranks it sends, three
+    // eighths those it receives (up to a quarter, plus a batch).
+    let out_cap = budget.map_or(usize::MAX, |b| (b / 64).max(1024) as usize);
     let disk: Option<Rc<RefCell<DiskSlice>>> = match (budget, &saves) {
-        (Some(b), Some(c)) => Some(Rc::new(RefCell::new(DiskSlice::new(c.clone(), b / 4)))),
+        (Some(b), Some(c)) => Some(Rc::new(RefCell::new(DiskSlice::new(
+            c.clone(),
+            (b / 32).max(1024) as usize,
+            out_cap + SLACK,
+        )))),
         _ => None,
     };
-    let out_cap = budget.map_or(usize::MAX, |b| (b / 32).max(1024) as usize);
     let table = Rc::new(RefCell::new(if disk.is_some() {
         Vec::new()
     } else {
@@ -505,14 +513,24 @@ fn run_worker<S: Space>(
     let mut count = histogram[depth as usize];
     let mut out: Vec<u64> = Vec::new();
     let mut batch: Vec<u64> = Vec::new();
-    // Sorts and sends the ranks in `out` to their owners.
+    let in_core = disk.is_none();
+    // Sorts and sends the ranks in `out` to their owners. Out of core, the
+    // ranks are handed over, not copied, and `out` is given its exact room
+    // again.
     let mut flush = |out: &mut Vec<u64>, ranks: &mut InputHandleVec<u32, u64>| {
         if !out.is_empty() {
             out.sort_unstable();
             out.dedup();
-            batch.clone_from(out);
-            ranks.send_batch(&mut batch);
+            if in_core {
+                batch.clone_from(out);
+                ranks.send_batch(&mut batch);
+            } else {
+                ranks.send_batch(out);
+            }
             out.clear();
+        }
+        if !in_core && out.capacity() < out_cap + SLACK {
+            out.reserve_exact(out_cap + SLACK);
         }
     };
     loop {

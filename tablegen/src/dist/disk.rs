@@ -47,14 +47,15 @@ pub(super) struct DiskSlice {
 }
 
 impl DiskSlice {
-    /// A slice whose buffers of received ranks stay under `budget` bytes.
-    pub(super) fn new(ck: Checkpoint, budget: u64) -> DiskSlice {
+    /// A slice that writes a run once it holds `cap` received ranks; the
+    /// batches it receives hold at most `batch` ranks.
+    pub(super) fn new(ck: Checkpoint, cap: usize, batch: usize) -> DiskSlice {
         let bytes = (ck.hi - ck.lo).div_ceil(8);
         DiskSlice {
             ck,
             bytes,
-            inbox: Vec::new(),
-            cap: (budget / 8).max(1024) as usize,
+            inbox: Vec::with_capacity(cap + batch),
+            cap,
             runs: Vec::new(),
             error: None,
         }
@@ -221,7 +222,7 @@ impl DiskSlice {
         for p in self.runs.drain(..) {
             let _ = std::fs::remove_file(p);
         }
-        self.inbox = Vec::new();
+        self.inbox.clear();
         Ok(found)
     }
 
