@@ -3,19 +3,20 @@
 //!
 //! The slice's states are never held in memory. On disk there are, per
 //! layer, the bitmap of the slice's states at that depth (the checkpoint
-//! files, zstd-compressed, written and read front to back) and one bitmap of
-//! every state reached so far. A layer is expanded by reading its bitmap in
+//! files) and one bitmap of every state reached so far, all zstd-compressed
+//! (a sparse bitmap takes little room) and written and read front to back. A layer is expanded by reading its bitmap in
 //! order; the neighbours arrive at their owner, which gathers them in a
 //! buffer of bounded size and, when it is full, sorts it and writes it out as
 //! a run (sorted ranks, delta-coded). Once the layer is complete, the owner
 //! reads the reached-states bitmap and all the runs together, front to back,
 //! a chunk of the slice at a time: each rank of a run not reached yet is
-//! marked reached and goes into the next layer's bitmap. No file is read or
+//! marked reached and goes into the next layer's bitmap. The reached-states
+//! bitmap is written anew as it is read, and replaces the old one. No file is read or
 //! written anywhere but in order.
 
 use super::Checkpoint;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Bytes of slice bitmap handled at a time (8 ranks per byte).
@@ -62,7 +63,7 @@ impl DiskSlice {
     }
 
     fn visited_path(&self) -> PathBuf {
-        self.ck.dir.join(format!("{}-visited.bits", self.ck.prefix))
+        self.ck.dir.join(format!("{}-visited.bits.zst", self.ck.prefix))
     }
 
     fn run_path(&self, k: usize) -> PathBuf {
@@ -77,22 +78,25 @@ impl DiskSlice {
     /// Starts the build: layer 0 holds `goals` (ranks of this slice).
     pub(super) fn start(&mut self, goals: &[u64]) -> Result<(), String> {
         std::fs::create_dir_all(&self.ck.dir).map_err(|e| io_err(&self.ck.dir, &e))?;
-        let mut bits = vec![0u8; self.bytes as usize];
-        for &g in goals {
-            let i = g - self.ck.lo;
-            bits[(i / 8) as usize] |= 1 << (i % 8);
-        }
-        // The goals are few, but the bitmaps are the slice's size: written
-        // a chunk at a time all the same.
         let mut layer = LayerWriter::create(&self.ck.layer_path(0))?;
-        let vpath = self.visited_path();
-        let mut visited =
-            BufWriter::new(File::create(&vpath).map_err(|e| io_err(&vpath, &e))?);
-        for chunk in bits.chunks(CHUNK_BYTES) {
+        let mut visited = LayerWriter::create(&self.visited_path())?;
+        let mut chunk = vec![0u8; CHUNK_BYTES];
+        let mut at = 0;
+        while at < self.bytes {
+            let n = (CHUNK_BYTES as u64).min(self.bytes - at) as usize;
+            let chunk = &mut chunk[..n];
+            chunk.fill(0);
+            for &g in goals {
+                let i = g - self.ck.lo;
+                if (at..at + n as u64).contains(&(i / 8)) {
+                    chunk[(i / 8 - at) as usize] |= 1 << (i % 8);
+                }
+            }
             layer.write(chunk)?;
-            visited.write_all(chunk).map_err(|e| io_err(&vpath, &e))?;
+            visited.write(chunk)?;
+            at += n as u64;
         }
-        visited.flush().map_err(|e| io_err(&vpath, &e))?;
+        visited.finish()?;
         layer.finish()
     }
 
@@ -102,9 +106,7 @@ impl DiskSlice {
         let mut layers = (0..=upto)
             .map(|d| LayerReader::open(&self.ck.layer_path(d), self.bytes))
             .collect::<Result<Vec<_>, _>>()?;
-        let vpath = self.visited_path();
-        let mut visited =
-            BufWriter::new(File::create(&vpath).map_err(|e| io_err(&vpath, &e))?);
+        let mut visited = LayerWriter::create(&self.visited_path())?;
         let mut acc = Vec::new();
         loop {
             acc.clear();
@@ -121,9 +123,9 @@ impl DiskSlice {
             if acc.is_empty() {
                 break;
             }
-            visited.write_all(&acc).map_err(|e| io_err(&vpath, &e))?;
+            visited.write(&acc)?;
         }
-        visited.flush().map_err(|e| io_err(&vpath, &e))
+        visited.finish()
     }
 
     /// Reads the layer `depth` of the slice, a chunk at a time.
@@ -173,31 +175,24 @@ impl DiskSlice {
             .iter()
             .map(|p| RunReader::open(p, self.ck.lo))
             .collect::<Result<Vec<_>, _>>()?;
-        let vpath = self.visited_path();
-        let mut vfile = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&vpath)
-            .map_err(|e| io_err(&vpath, &e))?;
+        let mut old = LayerReader::open(&self.visited_path(), self.bytes)?;
+        let mut visited = LayerWriter::create(&self.visited_path())?;
         let mut layer = LayerWriter::create(&self.ck.layer_path(next))?;
-        let (mut found, mut at, mut held) = (0u64, 0u64, 0usize);
-        let mut visited = vec![0u8; CHUNK_BYTES];
+        let (mut found, mut held) = (0u64, 0usize);
+        let mut reached = vec![0u8; CHUNK_BYTES];
         let mut fresh = vec![0u8; CHUNK_BYTES];
-        while at < self.bytes {
-            let n = (CHUNK_BYTES as u64).min(self.bytes - at) as usize;
-            let (visited, fresh) = (&mut visited[..n], &mut fresh[..n]);
-            vfile
-                .seek(SeekFrom::Start(at))
-                .and_then(|_| vfile.read_exact(visited))
-                .map_err(|e| io_err(&vpath, &e))?;
+        while let Some((at, bits)) = old.next_chunk()? {
+            let n = bits.len();
+            let (reached, fresh) = (&mut reached[..n], &mut fresh[..n]);
+            reached.copy_from_slice(bits);
             fresh.fill(0);
             let first = self.ck.lo + at * 8;
             let end = first + n as u64 * 8;
             let mut mark = |r: u64| {
                 let i = (r - first) as usize;
                 let bit = 1u8 << (i % 8);
-                if visited[i / 8] & bit == 0 {
-                    visited[i / 8] |= bit;
+                if reached[i / 8] & bit == 0 {
+                    reached[i / 8] |= bit;
                     fresh[i / 8] |= bit;
                     found += 1;
                 }
@@ -211,14 +206,13 @@ impl DiskSlice {
                     mark(r);
                 }
             }
-            vfile
-                .seek(SeekFrom::Start(at))
-                .and_then(|_| vfile.write_all(visited))
-                .map_err(|e| io_err(&vpath, &e))?;
+            visited.write(reached)?;
             layer.write(fresh)?;
-            at += n as u64;
         }
+        // The new layer first: the reached states are made again from the
+        // layers on a resume.
         layer.finish()?;
+        visited.finish()?;
         for p in self.runs.drain(..) {
             let _ = std::fs::remove_file(p);
         }
