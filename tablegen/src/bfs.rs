@@ -21,6 +21,45 @@ pub trait Space: Sync {
     fn for_each_neighbour(&self, rank: u64, f: impl FnMut(u64) -> bool);
 }
 
+/// Two spaces turned by the same moves in step, ranked `a * b.size() + b`:
+/// the states of both orbits together (for example the T- and X-centres of a
+/// 5x5x5, each tracked by its own projection). Both spaces must list the
+/// same moves in the same order, at most 64 of them.
+pub struct Product<A, B> {
+    /// The first space (the high digit of a rank).
+    pub a: A,
+    /// The second space (the low digit).
+    pub b: B,
+}
+
+impl<A: Space, B: Space> Space for Product<A, B> {
+    fn size(&self) -> u64 {
+        self.a.size().saturating_mul(self.b.size())
+    }
+    fn goals(&self) -> Vec<u64> {
+        let (ga, gb) = (self.a.goals(), self.b.goals());
+        ga.iter()
+            .flat_map(|&x| gb.iter().map(move |&y| x * self.b.size() + y))
+            .collect()
+    }
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let nb = self.b.size();
+        let mut first = [0u64; 64];
+        let mut k = 0;
+        self.a.for_each_neighbour(rank / nb, |x| {
+            first[k] = x;
+            k += 1;
+            k < first.len()
+        });
+        let mut i = 0;
+        self.b.for_each_neighbour(rank % nb, |y| {
+            let go = i < k && f(first[i] * nb + y);
+            i += 1;
+            go
+        });
+    }
+}
+
 /// Marks a rank not reached (yet).
 pub const UNREACHED: u8 = 0xFF;
 

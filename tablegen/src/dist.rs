@@ -136,9 +136,9 @@ const CHUNK: u64 = 1 << 16;
 /// at once when data arrives).
 const PARK: std::time::Duration = std::time::Duration::from_millis(1);
 
-/// Room beyond a buffer's limit for the neighbours of the states of one
-/// bitmap byte (8 states, fewer than 64 moves each).
-const SLACK: usize = 8 * 64;
+/// Room beyond a buffer's limit for the neighbours of one state (fewer
+/// than 64 moves).
+const SLACK: usize = 64;
 
 /// Slices of the finished table sent to worker 0 in pieces of this many bytes.
 const GATHER: usize = 1 << 20;
@@ -573,21 +573,29 @@ fn run_worker<S: Space>(
                     None
                 }
             } {
+                // A word of the bitmap at a time: a sparse layer is mostly
+                // zero words.
                 let first = lo + at * 8;
-                for (i, &byte) in chunk.iter().enumerate() {
-                    let mut b = byte;
-                    while b != 0 {
-                        let r = first + i as u64 * 8 + b.trailing_zeros() as u64;
-                        b &= b - 1;
+                for (i, word) in chunk.chunks(8).enumerate() {
+                    let mut w = word
+                        .iter()
+                        .rev()
+                        .fold(0u64, |acc, &b| acc << 8 | u64::from(b));
+                    if w == 0 {
+                        continue;
+                    }
+                    while w != 0 {
+                        let r = first + i as u64 * 64 + w.trailing_zeros() as u64;
+                        w &= w - 1;
                         space.for_each_neighbour(r, |x| {
                             expanded += 1;
                             out.push(x);
                             true
                         });
-                    }
-                    if out.len() >= out_cap {
-                        flush(&mut out, &mut ranks);
-                        worker.step();
+                        if out.len() >= out_cap {
+                            flush(&mut out, &mut ranks);
+                            worker.step();
+                        }
                     }
                 }
             }

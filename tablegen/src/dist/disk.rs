@@ -255,9 +255,11 @@ impl DepthReader {
                 let n = (self.hi - first).min(bits.len() as u64 * 8) as usize;
                 out = vec![crate::bfs::UNREACHED; n];
             }
-            for (i, v) in out.iter_mut().enumerate() {
-                if bits[i / 8] >> (i % 8) & 1 == 1 {
-                    *v = d as u8;
+            for (i, &byte) in bits.iter().enumerate().filter(|x| *x.1 != 0) {
+                let mut b = byte;
+                while b != 0 {
+                    out[i * 8 + b.trailing_zeros() as usize] = d as u8;
+                    b &= b - 1;
                 }
             }
         }
