@@ -199,9 +199,10 @@ pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable,
         }
         Opened::Built(out) => match out.data {
             Built::Dense(v) => Ok(DistanceTable(Backing::Owned(v))),
-            Built::Sparse(_) | Built::DenseFile(_) => {
-                Err(TableError::Build(id.into(), "not a dense table in memory".into()))
-            }
+            Built::Sparse(_) | Built::DenseFile(_) => Err(TableError::Build(
+                id.into(),
+                "not a dense table in memory".into(),
+            )),
         },
     }
 }

@@ -452,8 +452,8 @@ pub(crate) fn write_dense_from(
         // The frame first, with a checksum of zeros, to learn where the
         // payload goes; the payload, hashed as it is written; the frame
         // again with the checksum (same layout: the fields are fixed-size).
-        let (at, end) = write_frame(file, meta, encoding, [0; 16], len as usize)
-            .map_err(with_path)?;
+        let (at, end) =
+            write_frame(file, meta, encoding, [0; 16], len as usize).map_err(with_path)?;
         if end as u64 > MAX_FILE_BYTES {
             return Err(with_path(too_large(end as u64)));
         }
@@ -479,7 +479,7 @@ pub(crate) fn write_dense_from(
             out.write_all(&packed)
                 .map_err(|e| FormatError::io(path, "cannot write", e))?;
             done += n as u64;
-            debug_assert!(n as u64 % per_byte == 0 || done == meta.states);
+            debug_assert!((n as u64).is_multiple_of(per_byte) || done == meta.states);
         }
         out.flush()
             .map_err(|e| FormatError::io(path, "cannot write", e))?;

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use tablefmt::{
     build_fst, checksum_hex, commit_all, compress_file, decompress_file, encode_dense, encode_fst,
     read_header, remove_stale_temp_files, sha256_hex, stale_temp_files, verify, write_atomic,
-    write_dense_from,
-    Encoding, ErrorKind, FormatError, OpenOptions, StagedFile, Table, TableMeta, MAX_FILE_BYTES,
+    write_dense_from, Encoding, ErrorKind, FormatError, OpenOptions, StagedFile, Table, TableMeta,
+    MAX_FILE_BYTES,
 };
 
 const DENSE: [Encoding; 4] = [
@@ -251,9 +251,22 @@ fn streamed_dense_files_equal_encoded_ones() {
     }
     // Too few values, or one out of range: an error, and no file.
     let path = dir.path().join("short.tbl");
-    let e = write_dense_from(&path, &meta("short", 10), &mut &[1u8; 9][..], Encoding::Byte);
-    assert!(e.unwrap_err().to_string().contains("cannot read the values"));
-    let e = write_dense_from(&path, &meta("short", 3), &mut &[1u8, 9, 1][..], Encoding::Crumb);
+    let e = write_dense_from(
+        &path,
+        &meta("short", 10),
+        &mut &[1u8; 9][..],
+        Encoding::Byte,
+    );
+    assert!(e
+        .unwrap_err()
+        .to_string()
+        .contains("cannot read the values"));
+    let e = write_dense_from(
+        &path,
+        &meta("short", 3),
+        &mut &[1u8, 9, 1][..],
+        Encoding::Crumb,
+    );
     assert!(e.is_err());
     assert!(!path.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 28);

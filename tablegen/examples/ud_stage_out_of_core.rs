@@ -70,7 +70,10 @@ fn main() {
     ];
     let space = Product { a: t, b: x };
     let size = space.size();
-    println!("space: {size} states (C(24,8)^2 = {})", 735_471u64 * 735_471);
+    println!(
+        "space: {size} states (C(24,8)^2 = {})",
+        735_471u64 * 735_471
+    );
     assert_eq!(size, 735_471u64 * 735_471);
 
     let cluster = Cluster {

@@ -27,8 +27,8 @@
 mod disk;
 
 use crate::bfs::{Space, UNREACHED};
-use disk::DiskSlice;
 use crate::progress::Progress;
+use disk::DiskSlice;
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -69,15 +69,17 @@ pub struct Cluster {
 }
 
 /// A finished build's distances, in process 0.
+#[derive(Debug)]
 pub enum Depths {
     /// One byte per rank, in memory.
     Memory(Vec<u8>),
-    /// A file of one byte per rank (out-of-core builds); its reader removes
-    /// it.
+    /// A file of one byte per rank (out-of-core builds), alone in the
+    /// build's directory; its reader removes both.
     File(PathBuf),
 }
 
 /// What a timely build gives process 0.
+#[derive(Debug)]
 pub struct Finished {
     /// Distance of each rank, or [`UNREACHED`].
     pub depths: Depths,
@@ -1116,6 +1118,33 @@ mod tests {
         }
     }
 
+    /// Ranks `0..n` (odd) with steps of 1 and the doubling and halving maps
+    /// mod n: few layers, which grow fast.
+    struct Doubling {
+        n: u64,
+    }
+    impl Space for Doubling {
+        fn size(&self) -> u64 {
+            self.n
+        }
+        fn goals(&self) -> Vec<u64> {
+            vec![0, self.n / 3]
+        }
+        fn for_each_neighbour(&self, r: u64, mut f: impl FnMut(u64) -> bool) {
+            let n = self.n;
+            for x in [
+                (r + 1) % n,
+                (r + n - 1) % n,
+                2 * r % n,
+                r * n.div_ceil(2) % n,
+            ] {
+                if !f(x) {
+                    return;
+                }
+            }
+        }
+    }
+
     #[test]
     fn equals_the_in_memory_engine_for_any_worker_count() {
         for (n, jump, most) in [(1000, 37, 5), (7, 3, 5), (2, 1, 3), (20_011, 141, 4)] {
@@ -1128,8 +1157,8 @@ mod tests {
                 )
                 .unwrap()
                 .unwrap();
-                assert_eq!(got.depth, want.depth, "n {n} workers {workers}");
                 assert_eq!(got.histogram, want.histogram, "n {n} workers {workers}");
+                assert_eq!(depths_of(got), want.depth, "n {n} workers {workers}");
             }
         }
     }
@@ -1159,8 +1188,8 @@ mod tests {
         let got = timely_bfs(ring(), &cluster(3, None), &Progress::hidden())
             .unwrap()
             .unwrap();
-        assert_eq!(got.depth, want.depth);
         assert_eq!(got.histogram, want.histogram);
+        assert_eq!(depths_of(got), want.depth);
         assert!(!ckpt.exists(), "checkpoints are removed after the build");
         // Another table's checkpoints (another key) are not taken.
         let _ = timely_bfs(ring(), &cluster(2, Some(4)), &Progress::hidden());
@@ -1172,7 +1201,67 @@ mod tests {
             .unwrap()
             .unwrap();
         let want = dense_bfs(&Ring { n: 5000, jump: 70 }, &Progress::hidden());
-        assert_eq!(got.depth, want.depth);
+        assert_eq!(depths_of(got), want.depth);
+    }
+
+    /// Reads a finished build's distances, wherever they are.
+    fn depths_of(r: Finished) -> Vec<u8> {
+        match r.depths {
+            Depths::Memory(v) => v,
+            Depths::File(p) => {
+                let v = std::fs::read(&p).unwrap();
+                std::fs::remove_file(&p).unwrap();
+                std::fs::remove_dir(p.parent().unwrap()).unwrap();
+                v
+            }
+        }
+    }
+
+    #[test]
+    fn out_of_core_equals_the_in_memory_engine() {
+        // Budgets that make runs of the least size (1024 ranks): many runs
+        // per layer.
+        // The doubling space's slices span several chunks of bitmap.
+        let n = 600_011;
+        let want = dense_bfs(&Doubling { n }, &Progress::hidden());
+        for workers in [1, 2] {
+            let dir = tempfile::tempdir().unwrap();
+            let cluster = Cluster {
+                checkpoint: Some((dir.path().join("work"), 7)),
+                memory_limit: Some(1 << 18),
+                ..Cluster::local(workers)
+            };
+            let got = timely_bfs(Doubling { n }, &cluster, &Progress::hidden())
+                .unwrap()
+                .unwrap();
+            assert_eq!(got.histogram, want.histogram, "workers {workers}");
+            assert!(depths_of(got) == want.depth, "workers {workers}");
+        }
+        for (n, jump, most) in [(20_011, 141, 4), (2, 1, 3)] {
+            let want = dense_bfs(&Ring { n, jump }, &Progress::hidden());
+            for workers in 1..=most {
+                let dir = tempfile::tempdir().unwrap();
+                let cluster = Cluster {
+                    checkpoint: Some((dir.path().join("work"), 7)),
+                    memory_limit: Some(1 << 12),
+                    ..Cluster::local(workers)
+                };
+                let got = timely_bfs(Ring { n, jump }, &cluster, &Progress::hidden())
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(got.histogram, want.histogram, "n {n} workers {workers}");
+                assert!(matches!(got.depths, Depths::File(_)));
+                assert!(depths_of(got) == want.depth, "n {n} workers {workers}");
+                assert!(!dir.path().join("work").exists(), "files left");
+            }
+        }
+        // Without a directory for its files, refused.
+        let cluster = Cluster {
+            memory_limit: Some(1 << 20),
+            ..Cluster::local(1)
+        };
+        let e = timely_bfs(Ring { n: 10, jump: 3 }, &cluster, &Progress::hidden());
+        assert!(e.err().unwrap().contains("needs a directory"));
     }
 
     #[test]

@@ -266,13 +266,19 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
         "mi" => 1 << 20,
         "gi" => 1 << 30,
         "ti" => 1 << 40,
-        _ => return Err(format!("{s:?}: unknown unit (K, M, G, T, KiB, MiB, GiB, TiB)")),
+        _ => {
+            return Err(format!(
+                "{s:?}: unknown unit (K, M, G, T, KiB, MiB, GiB, TiB)"
+            ))
+        }
     };
     let bytes = n
         .checked_mul(scale)
         .ok_or_else(|| format!("{s:?} is too large"))?;
     if bytes < 1 << 20 {
-        return Err(format!("{s:?} is below the least memory limit, 1 MiB"));
+        return Err(format!(
+            "{s:?} is below the least memory limit, 1 MiB (1048576 bytes)"
+        ));
     }
     Ok(bytes)
 }

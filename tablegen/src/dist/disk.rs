@@ -63,11 +63,15 @@ impl DiskSlice {
     }
 
     fn visited_path(&self) -> PathBuf {
-        self.ck.dir.join(format!("{}-visited.bits.zst", self.ck.prefix))
+        self.ck
+            .dir
+            .join(format!("{}-visited.bits.zst", self.ck.prefix))
     }
 
     fn run_path(&self, k: usize) -> PathBuf {
-        self.ck.dir.join(format!("{}-run{k:05}.ranks", self.ck.prefix))
+        self.ck
+            .dir
+            .join(format!("{}-run{k:05}.ranks", self.ck.prefix))
     }
 
     /// Where worker 0 gathers the whole table, one depth byte per rank.
@@ -368,7 +372,10 @@ impl RunReader {
                 None => return Ok(None),
             };
         }
-        Ok(self.peeked.filter(|&r| r < end).inspect(|_| self.peeked = None))
+        Ok(self
+            .peeked
+            .filter(|&r| r < end)
+            .inspect(|_| self.peeked = None))
     }
 }
 
