@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The timely engine against the in-memory BFS on one dense table (default:
 # domino): seconds, states/s and peak memory of each process, for the
-# in-memory engine, timely with 1 process x 2 workers, and 2 processes x 1
-# worker over localhost TCP; the tables must be byte-identical. Not a test.
+# in-memory engine, timely with 1 process x 2 workers, 2 processes x 1
+# worker over localhost TCP, and out of core (1 worker) with a memory limit
+# of an eighth of the in-memory build's peak; the tables must be
+# byte-identical. Not a test.
 #   ci/bench-timely.sh [ID]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +43,11 @@ p1=$!
 run timely-2x1 "$work/t21" --processes 2 --process 0 --hosts "$work/hosts"
 wait "$p1"
 report timely-2x1 "$base" "$work" timely-2x1 timely-2x1-p1
-for d in t12 t21; do
+limit=$(( $(tail -1 "$work/memory.rss") * 1024 / 8 ))
+run out-of-core "$work/ooc" --memory-limit "$limit"
+report out-of-core "$base" "$work" out-of-core
+echo "out-of-core memory limit: $limit bytes (an eighth of the in-memory peak)"
+for d in t12 t21 ooc; do
   cmp "$work/memory/$id.tbl" "$work/$d/$id.tbl"
 done
 echo "tables byte-identical: yes"

@@ -364,13 +364,14 @@ fn run_worker<S: Space>(
     let size = space.size();
     let (len, lo, hi) = slice_of(size, peers, index);
     // Out of core, the slice lives on disk (in the checkpoint directory).
-    // Of the worker's memory, an eighth holds the ranks it sends, three
-    // eighths those it receives (up to a quarter, plus a batch).
+    // Of the worker's memory, an eighth holds the ranks it sends; those it
+    // receives are gathered in a buffer of a sixth of it (plus a batch),
+    // sorted through a second one as large.
     let out_cap = budget.map_or(usize::MAX, |b| (b / 64).max(1024) as usize);
     let disk: Option<Rc<RefCell<DiskSlice>>> = match (budget, &saves) {
         (Some(b), Some(c)) => Some(Rc::new(RefCell::new(DiskSlice::new(
             c.clone(),
-            (b / 32).max(1024) as usize,
+            (b / 48).max(1024) as usize,
             out_cap + SLACK,
         )))),
         _ => None,
@@ -516,14 +517,14 @@ fn run_worker<S: Space>(
     let mut out: Vec<u64> = Vec::new();
     let mut batch: Vec<u64> = Vec::new();
     let in_core = disk.is_none();
-    // Sorts and sends the ranks in `out` to their owners. Out of core, the
-    // ranks are handed over, not copied, and `out` is given its exact room
-    // again.
+    // Sends the ranks in `out` to their owners, sorted and without repeats.
+    // Out of core, their owners sort them (one sort, not two), the ranks
+    // are handed over, not copied, and `out` is given its exact room again.
     let mut flush = |out: &mut Vec<u64>, ranks: &mut InputHandleVec<u32, u64>| {
         if !out.is_empty() {
-            out.sort_unstable();
-            out.dedup();
             if in_core {
+                out.sort_unstable();
+                out.dedup();
                 batch.clone_from(out);
                 ranks.send_batch(&mut batch);
             } else {

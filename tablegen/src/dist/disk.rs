@@ -40,6 +40,8 @@ pub(super) struct DiskSlice {
     bytes: u64,
     /// Ranks received for the next layer and not yet written as a run.
     inbox: Vec<u64>,
+    /// The radix sort's second buffer, as large as `inbox`.
+    scratch: Vec<u64>,
     /// How many ranks `inbox` may hold before it is written out.
     cap: usize,
     runs: Vec<PathBuf>,
@@ -56,6 +58,7 @@ impl DiskSlice {
             ck,
             bytes,
             inbox: Vec::with_capacity(cap + batch),
+            scratch: Vec::new(),
             cap,
             runs: Vec::new(),
             error: None,
@@ -147,10 +150,16 @@ impl DiskSlice {
         }
     }
 
+    /// Sorts the received ranks and drops repeats.
+    fn sort_inbox(&mut self) {
+        let bits = 64 - (self.ck.hi - self.ck.lo).leading_zeros();
+        radix_sort(&mut self.inbox, &mut self.scratch, self.ck.lo, bits);
+        self.inbox.dedup();
+    }
+
     /// Writes the received ranks out as a sorted run.
     fn spill(&mut self) -> Result<(), String> {
-        self.inbox.sort_unstable();
-        self.inbox.dedup();
+        self.sort_inbox();
         let path = self.run_path(self.runs.len());
         let mut w = BufWriter::new(File::create(&path).map_err(|e| io_err(&path, &e))?);
         let mut last = self.ck.lo;
@@ -172,8 +181,7 @@ impl DiskSlice {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        self.inbox.sort_unstable();
-        self.inbox.dedup();
+        self.sort_inbox();
         let mut runs = self
             .runs
             .iter()
@@ -379,6 +387,37 @@ impl RunReader {
     }
 }
 
+/// Sorts `v`, whose values lie in `lo..lo + 2^bits`, by their digits of 11
+/// bits from the lowest (a stable counting sort each), through `tmp`.
+fn radix_sort(v: &mut Vec<u64>, tmp: &mut Vec<u64>, lo: u64, bits: u32) {
+    const DIGIT: u32 = 11;
+    let mask = (1u64 << DIGIT) - 1;
+    if tmp.capacity() < v.capacity() {
+        tmp.reserve_exact(v.capacity() - tmp.len());
+    }
+    tmp.clear();
+    tmp.resize(v.len(), 0);
+    let mut count = vec![0usize; 1 << DIGIT];
+    for pass in 0..bits.div_ceil(DIGIT) {
+        let shift = pass * DIGIT;
+        let digit = |x: u64| ((x - lo) >> shift & mask) as usize;
+        count.fill(0);
+        for &x in v.iter() {
+            count[digit(x)] += 1;
+        }
+        let mut sum = 0;
+        for c in count.iter_mut() {
+            (*c, sum) = (sum, sum + *c);
+        }
+        for &x in v.iter() {
+            let d = digit(x);
+            tmp[count[d]] = x;
+            count[d] += 1;
+        }
+        std::mem::swap(v, tmp);
+    }
+}
+
 /// LEB128: seven bits per byte, low first; returns the bytes used.
 fn put_varint(buf: &mut [u8; 10], mut v: u64) -> usize {
     let mut n = 0;
@@ -415,6 +454,26 @@ fn get_varint(r: &mut impl std::io::BufRead) -> std::io::Result<Option<u64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn radix_sort_sorts() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for (n, bits) in [(0usize, 1u32), (1, 1), (1000, 12), (5000, 33), (3000, 64)] {
+            let lo = 1_000;
+            let mut v: Vec<u64> = (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    lo + (x >> (64 - bits)).min(u64::MAX - lo)
+                })
+                .collect();
+            let mut want = v.clone();
+            want.sort_unstable();
+            radix_sort(&mut v, &mut Vec::new(), lo, bits);
+            assert_eq!(v, want, "{n} values of {bits} bits");
+        }
+    }
 
     #[test]
     fn varints_round_trip() {
