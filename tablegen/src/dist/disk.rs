@@ -82,6 +82,16 @@ impl DiskSlice {
         dir.join(format!("w0-of-{peers}.depths"))
     }
 
+    /// Removes the runs a stopped build left.
+    fn remove_old_runs(&self) {
+        let prefix = format!("{}-run", self.ck.prefix);
+        for e in std::fs::read_dir(&self.ck.dir).into_iter().flatten().flatten() {
+            if e.file_name().to_string_lossy().starts_with(&prefix) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+
     /// Starts the build: layer 0 holds `goals` (ranks of this slice).
     pub(super) fn start(&mut self, goals: &[u64]) -> Result<(), String> {
         std::fs::create_dir_all(&self.ck.dir).map_err(|e| io_err(&self.ck.dir, &e))?;
@@ -110,6 +120,7 @@ impl DiskSlice {
     /// Resumes from the layers `0..=upto` on disk: the reached-states bitmap
     /// is made again from them.
     pub(super) fn restore(&mut self, upto: u8) -> Result<(), String> {
+        self.remove_old_runs();
         let mut layers = (0..=upto)
             .map(|d| LayerReader::open(&self.ck.layer_path(d), self.bytes))
             .collect::<Result<Vec<_>, _>>()?;
