@@ -564,18 +564,20 @@ fn run_worker<S: Space>(
         let pull = disk.is_none() && count > (size - reached) / 2;
         if let Some(ds) = &disk {
             // The layer's bitmap, read in order; every neighbour goes to its
-            // owner (this worker too), in sorted batches.
-            let mut layer = ds.borrow().layer(depth);
-            while let Some((at, chunk)) = match layer.as_mut() {
-                Ok(l) => l.next_chunk().unwrap_or_else(|e| {
-                    error.get_or_insert(e);
-                    None
-                }),
-                Err(e) => {
-                    error.get_or_insert(e.clone());
-                    None
-                }
-            } {
+            // owner (this worker too), in batches. (The reader is taken
+            // before the loop: the slice is borrowed again when ranks
+            // arrive, inside `worker.step`.)
+            let layer = ds.borrow().layer(depth);
+            let mut layer = layer.map_err(|e| error.get_or_insert(e).clone()).ok();
+            while let Some(l) = layer.as_mut() {
+                let (at, chunk) = match l.next_chunk() {
+                    Ok(Some(c)) => c,
+                    Ok(None) => break,
+                    Err(e) => {
+                        error.get_or_insert(e);
+                        break;
+                    }
+                };
                 // A word of the bitmap at a time: a sparse layer is mostly
                 // zero words.
                 let first = lo + at * 8;
@@ -584,9 +586,6 @@ fn run_worker<S: Space>(
                         .iter()
                         .rev()
                         .fold(0u64, |acc, &b| acc << 8 | u64::from(b));
-                    if w == 0 {
-                        continue;
-                    }
                     while w != 0 {
                         let r = first + i as u64 * 64 + w.trailing_zeros() as u64;
                         w &= w - 1;

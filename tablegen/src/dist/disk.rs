@@ -85,7 +85,11 @@ impl DiskSlice {
     /// Removes the runs a stopped build left.
     fn remove_old_runs(&self) {
         let prefix = format!("{}-run", self.ck.prefix);
-        for e in std::fs::read_dir(&self.ck.dir).into_iter().flatten().flatten() {
+        for e in std::fs::read_dir(&self.ck.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             if e.file_name().to_string_lossy().starts_with(&prefix) {
                 let _ = std::fs::remove_file(e.path());
             }
