@@ -1255,6 +1255,36 @@ mod tests {
                 assert!(!dir.path().join("work").exists(), "files left");
             }
         }
+        // In installments: the second resumes from its bitmap of reached
+        // states, the third (that bitmap removed) makes it from the layers.
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().join("work");
+        let cluster = |stop: Option<u8>| Cluster {
+            checkpoint: Some((work.clone(), 9)),
+            memory_limit: Some(1 << 12),
+            stop_after: stop,
+            ..Cluster::local(2)
+        };
+        let ring = || Ring {
+            n: 20_011,
+            jump: 141,
+        };
+        for stop in [5, 9] {
+            let e = timely_bfs(ring(), &cluster(Some(stop)), &Progress::hidden());
+            assert!(e.unwrap_err().contains("stopped after"));
+        }
+        for e in std::fs::read_dir(&work).unwrap() {
+            let p = e.unwrap().path();
+            if p.to_string_lossy().contains("-visited-") {
+                std::fs::remove_file(p).unwrap();
+            }
+        }
+        let got = timely_bfs(ring(), &cluster(None), &Progress::hidden())
+            .unwrap()
+            .unwrap();
+        let want = dense_bfs(&ring(), &Progress::hidden());
+        assert_eq!(got.histogram, want.histogram);
+        assert_eq!(depths_of(got), want.depth);
         // Without a directory for its files, refused.
         let cluster = Cluster {
             memory_limit: Some(1 << 20),

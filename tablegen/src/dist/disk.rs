@@ -65,10 +65,25 @@ impl DiskSlice {
         }
     }
 
-    fn visited_path(&self) -> PathBuf {
-        self.ck
-            .dir
-            .join(format!("{}-visited.bits.zst", self.ck.prefix))
+    /// The bitmap of the states within `depth`.
+    fn visited_path(&self, depth: u8) -> PathBuf {
+        let name = format!("{}-visited-d{depth:03}.bits.zst", self.ck.prefix);
+        self.ck.dir.join(name)
+    }
+
+    /// Removes the reached-states bitmaps of other depths than `keep`.
+    fn remove_other_visited(&self, keep: u8) {
+        let prefix = format!("{}-visited-", self.ck.prefix);
+        let keep = self.visited_path(keep);
+        for e in std::fs::read_dir(&self.ck.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if e.file_name().to_string_lossy().starts_with(&prefix) && e.path() != keep {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
     }
 
     fn run_path(&self, k: usize) -> PathBuf {
@@ -100,7 +115,7 @@ impl DiskSlice {
     pub(super) fn start(&mut self, goals: &[u64]) -> Result<(), String> {
         std::fs::create_dir_all(&self.ck.dir).map_err(|e| io_err(&self.ck.dir, &e))?;
         let mut layer = LayerWriter::create(&self.ck.layer_path(0))?;
-        let mut visited = LayerWriter::create(&self.visited_path())?;
+        let mut visited = LayerWriter::create(&self.visited_path(0))?;
         let mut chunk = vec![0u8; CHUNK_BYTES];
         let mut at = 0;
         while at < self.bytes {
@@ -122,13 +137,18 @@ impl DiskSlice {
     }
 
     /// Resumes from the layers `0..=upto` on disk: the reached-states bitmap
-    /// is made again from them.
+    /// of that depth is kept if it was written whole, else made again from
+    /// the layers.
     pub(super) fn restore(&mut self, upto: u8) -> Result<(), String> {
         self.remove_old_runs();
+        self.remove_other_visited(upto);
+        if self.visited_path(upto).exists() {
+            return Ok(());
+        }
         let mut layers = (0..=upto)
             .map(|d| LayerReader::open(&self.ck.layer_path(d), self.bytes))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut visited = LayerWriter::create(&self.visited_path())?;
+        let mut visited = LayerWriter::create(&self.visited_path(upto))?;
         let mut acc = Vec::new();
         loop {
             acc.clear();
@@ -202,8 +222,8 @@ impl DiskSlice {
             .iter()
             .map(|p| RunReader::open(p, self.ck.lo))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut old = LayerReader::open(&self.visited_path(), self.bytes)?;
-        let mut visited = LayerWriter::create(&self.visited_path())?;
+        let mut old = LayerReader::open(&self.visited_path(next - 1), self.bytes)?;
+        let mut visited = LayerWriter::create(&self.visited_path(next))?;
         let mut layer = LayerWriter::create(&self.ck.layer_path(next))?;
         let (mut found, mut held) = (0u64, 0usize);
         let mut reached = vec![0u8; CHUNK_BYTES];
@@ -236,10 +256,12 @@ impl DiskSlice {
             visited.write(reached)?;
             layer.write(fresh)?;
         }
-        // The new layer first: the reached states are made again from the
-        // layers on a resume.
+        // Both new bitmaps are in place before the old one goes: a resume
+        // from either depth finds its bitmap, or makes it from the layers.
         layer.finish()?;
         visited.finish()?;
+        drop(old);
+        let _ = std::fs::remove_file(self.visited_path(next - 1));
         for p in self.runs.drain(..) {
             let _ = std::fs::remove_file(p);
         }
