@@ -15,14 +15,22 @@ fn artifact(dir: &Path, id: &str) -> Vec<u8> {
     std::fs::read(dir.join(format!("{id}.tbl"))).unwrap()
 }
 
-/// Builds `id` in memory, returns its bytes.
+/// Builds `id` in memory, returns its bytes (built once per test run: the
+/// slow tests compare the same large tables several times).
 fn in_memory(id: &str) -> Vec<u8> {
+    static BUILT: std::sync::Mutex<Vec<(String, Vec<u8>)>> = std::sync::Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, bytes)) = built.iter().find(|(i, _)| i == id) {
+        return bytes.clone();
+    }
     let dir = tempfile::tempdir().unwrap();
     tablegen(dir.path())
         .args(["build", id, "-q"])
         .assert()
         .success();
-    artifact(dir.path(), id)
+    let bytes = artifact(dir.path(), id);
+    built.push((id.to_string(), bytes.clone()));
+    bytes
 }
 
 /// Builds `id` with one process of `workers` timely workers.
@@ -221,8 +229,8 @@ fn checkpoints_pass_between_the_engines() {
     }
 }
 
-/// The measure: out of core with a memory limit of an eighth of
-/// what the in-memory engine holds for the states (a byte each).
+/// Out of core (two workers) with a memory limit of an eighth of what the
+/// in-memory engine holds for the states (a byte each).
 #[test]
 #[ignore = "minutes: run with --ignored in release"]
 fn large_tables_out_of_core_at_an_eighth_of_the_memory() {
