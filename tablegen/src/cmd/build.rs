@@ -85,7 +85,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     if let Engine::Timely(_) = engine {
         if let Some(d) = defs.iter().find(|d| d.storage() != "dense") {
             return Err(bad(format!(
-                "{} is a sparse table: --workers and --processes build dense tables only",
+                "{} is a sparse table: --workers, --processes and --memory-limit build dense tables only",
                 d.id
             )));
         }
