@@ -14,6 +14,8 @@ enum Backing {
     Mapped(tablefmt::Table),
     /// Built in this process (one byte per rank).
     Owned(Vec<u8>),
+    /// A verified sharded artifact, every shard memory-mapped.
+    Sharded(tablefmt::ShardedTable),
 }
 
 impl DistanceTable {
@@ -26,6 +28,7 @@ impl DistanceTable {
                 .expect("load_or_build only maps dense tables")
                 .get(rank),
             Backing::Owned(v) => v[rank as usize],
+            Backing::Sharded(t) => t.get(rank),
         }
     }
 
@@ -34,6 +37,7 @@ impl DistanceTable {
         match &self.0 {
             Backing::Mapped(t) => t.states(),
             Backing::Owned(v) => v.len() as u64,
+            Backing::Sharded(t) => t.states(),
         }
     }
 
@@ -47,6 +51,7 @@ impl DistanceTable {
         match &self.0 {
             Backing::Mapped(t) => t.payload().len() as u64,
             Backing::Owned(v) => v.len() as u64,
+            Backing::Sharded(t) => t.shards().iter().map(|s| s.payload().len() as u64).sum(),
         }
     }
 }
@@ -136,6 +141,7 @@ fn warn_unsaved(id: &str, dir: &Path, why: &str) {
 /// A table as found in the table directory or as just built.
 enum Opened {
     Mapped(tablefmt::Table),
+    Sharded(tablefmt::ShardedTable),
     Built(tablegen::catalog::BuildOutput),
 }
 
@@ -159,22 +165,39 @@ fn open_or_build(id: &str, dir: &Path, quiet: bool) -> Result<Opened, TableError
         }
         return Ok(Opened::Mapped(table));
     }
+    let index = tablegen::artifact::shards_path(dir, id);
+    if index.exists() {
+        let opts = tablefmt::OpenOptions {
+            verify_checksum: true,
+            expect_id: Some(id.to_string()),
+        };
+        let table = tablefmt::ShardedTable::open(&index, &opts)?;
+        if table.definition_hash() != def.definition_hash() {
+            return Err(TableError::Stale {
+                path: index.display().to_string(),
+                id: id.into(),
+            });
+        }
+        return Ok(Opened::Sharded(table));
+    }
     let progress = Progress::new(id, def.expected_states, quiet);
     let out = catalog::build(&def, &progress).map_err(|e| TableError::Build(id.into(), e))?;
-    if let Ok(bytes) = tablegen::artifact::encode(&def, &out) {
-        // Saving is a convenience: a read-only table directory still solves,
-        // but it builds the table again on every run, and that is said once.
-        let saved = if dir.exists() && !dir.is_dir() {
-            Err("not a directory".to_string())
-        } else {
-            Ok(())
-        };
-        let saved = saved
-            .and_then(|()| std::fs::create_dir_all(dir).map_err(|e| e.to_string()))
-            .and_then(|()| tablefmt::write_atomic(&path, &bytes).map_err(|e| e.to_string()));
-        if let Err(e) = saved {
-            warn_unsaved(id, dir, &e);
-        }
+    // Saving is a convenience: a read-only table directory still solves,
+    // but it builds the table again on every run, and that is said once.
+    // A table too large for one file is saved as shards.
+    let saved = if dir.exists() && !dir.is_dir() {
+        Err("not a directory".to_string())
+    } else {
+        Ok(())
+    };
+    let saved = saved
+        .and_then(|()| std::fs::create_dir_all(dir).map_err(|e| e.to_string()))
+        .and_then(|()| {
+            tablegen::artifact::write(&def, &out, dir, tablefmt::MAX_FILE_BYTES)
+                .map_err(|e| e.to_string())
+        });
+    if let Err(e) = saved {
+        warn_unsaved(id, dir, &e);
     }
     Ok(Opened::Built(out))
 }
@@ -197,6 +220,7 @@ pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable,
             }
             Ok(DistanceTable(Backing::Mapped(table)))
         }
+        Opened::Sharded(table) => Ok(DistanceTable(Backing::Sharded(table))),
         Opened::Built(out) => match out.data {
             Built::Dense(v) => Ok(DistanceTable(Backing::Owned(v))),
             Built::Sparse(_) | Built::DenseFile(_) => Err(TableError::Build(
@@ -253,6 +277,15 @@ pub fn load_sparse(id: &str, dir: &Path, quiet: bool) -> Result<SparseTable, Tab
             }
             Ok(SparseTable(SparseBacking::Mapped(table)))
         }
+        Opened::Sharded(table) => Err(TableError::WrongKind {
+            path: tablegen::artifact::shards_path(dir, id)
+                .display()
+                .to_string(),
+            msg: format!(
+                "a sharded dense table ({}) where a sparse one is needed",
+                table.index().encoding
+            ),
+        }),
         Opened::Built(out) => match out.data {
             Built::Sparse(v) => Ok(SparseTable(SparseBacking::Owned(v.into_iter().collect()))),
             Built::Dense(_) | Built::DenseFile(_) => {
@@ -304,6 +337,24 @@ impl Packed {
                 Ok(Packed {
                     mapped: Some(t),
                     owned: Vec::new(),
+                })
+            }
+            Backing::Sharded(t) => {
+                if t.index().encoding != encoding {
+                    return Err(TableError::Build(
+                        id.into(),
+                        format!("stored as {}, expected {encoding}", t.index().encoding),
+                    ));
+                }
+                // The shards' payloads end to end are the one file's.
+                let owned = t
+                    .shards()
+                    .iter()
+                    .flat_map(|s| s.payload().to_vec())
+                    .collect();
+                Ok(Packed {
+                    mapped: None,
+                    owned,
                 })
             }
             Backing::Owned(mut v) => {

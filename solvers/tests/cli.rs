@@ -493,3 +493,40 @@ fn bad_big_cube_input_exits_2_before_any_table() {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{what}");
     }
 }
+
+#[test]
+fn a_sharded_table_solves_as_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let def = tablegen::catalog::find("2x2x2-htm").unwrap();
+    let out = tablegen::catalog::build(&def, &tablegen::progress::Progress::hidden()).unwrap();
+    // 1.8 MB of nibbles in shards of at most 1 MiB: two shards.
+    let written = tablegen::artifact::write(&def, &out, dir.path(), 1 << 20).unwrap();
+    assert!(matches!(
+        written,
+        tablegen::artifact::Written::Shards { shards: 2, .. }
+    ));
+    let solve = || {
+        Command::cargo_bin("cubesolve")
+            .unwrap()
+            .args(["--tables", dir.path().to_str().unwrap()])
+            .args(["solve", "--puzzle", "2x2x2", "--scramble", "R U F' R2 U'"])
+            .args(["--json"])
+            .assert()
+    };
+    let got = solve().success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&got).unwrap();
+    let moves = v["moves"].as_u64().unwrap();
+    assert!((1..=5).contains(&moves), "{v}");
+    assert!(
+        !dir.path().join("2x2x2-htm.tbl").exists(),
+        "built, not opened"
+    );
+    // A damaged shard is refused, naming it.
+    let shard = dir.path().join("2x2x2-htm.001-of-002.tbl");
+    let mut bytes = std::fs::read(&shard).unwrap();
+    bytes[100] ^= 4;
+    std::fs::write(&shard, &bytes).unwrap();
+    solve()
+        .code(2)
+        .stderr(predicate::str::contains("2x2x2-htm.001-of-002.tbl"));
+}

@@ -422,13 +422,34 @@ fn write_frame(
     Ok((w.at.unwrap_or(w.pos), w.pos))
 }
 
-/// See [`crate::write_dense_from`].
-pub(crate) fn write_dense_from(
+/// The file length of a dense table of this header with a payload of
+/// `len` bytes (nothing is written).
+pub(crate) fn dense_file_len(
+    meta: &TableMeta,
+    encoding: Encoding,
+    len: usize,
+) -> Result<u64, ErrorKind> {
+    let stand_in = vec![0u8; len];
+    let tf = table_file(meta, encoding, [0; 16], stand_in);
+    let mut cmp = Compare {
+        file: &[],
+        pos: PREAMBLE_LEN,
+        skip: 0..usize::MAX,
+        diff: None,
+    };
+    cmp = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&tf, cmp)
+        .map_err(|e| ErrorKind::Corrupt(format!("cannot serialise the archive: {e}")))?;
+    Ok(cmp.pos as u64)
+}
+
+/// See [`crate::write_dense_from`]: the file staged (not yet in place), its
+/// length and its payload checksum.
+pub(crate) fn stage_dense_from(
     path: &std::path::Path,
     meta: &TableMeta,
     encoding: Encoding,
     values: &mut dyn std::io::Read,
-) -> Result<u64, FormatError> {
+) -> Result<(crate::StagedFile, u64, u128), FormatError> {
     use std::io::{Seek, SeekFrom, Write};
     if !encoding.is_dense() {
         return Err(ErrorKind::Invalid(
@@ -446,7 +467,7 @@ pub(crate) fn write_dense_from(
         return Err(too_large(len + PREAMBLE_LEN as u64).into());
     }
     let per_byte = encoding.states_per_byte().unwrap_or(1);
-    let mut total = 0u64;
+    let (mut total, mut sum) = (0u64, 0u128);
     let staged = crate::StagedFile::create(path, |file| {
         let with_path = |k: ErrorKind| FormatError::new(Some(path), k);
         // The frame first, with a checksum of zeros, to learn where the
@@ -484,13 +505,12 @@ pub(crate) fn write_dense_from(
         out.flush()
             .map_err(|e| FormatError::io(path, "cannot write", e))?;
         drop(out);
-        let checksum = hash.digest128().to_le_bytes();
-        write_frame(file, meta, encoding, checksum, len as usize).map_err(with_path)?;
+        sum = hash.digest128();
+        write_frame(file, meta, encoding, sum.to_le_bytes(), len as usize).map_err(with_path)?;
         total = end as u64;
         Ok(())
     })?;
-    staged.commit()?;
-    Ok(total)
+    Ok((staged, total, sum))
 }
 
 /// See [`crate::encode_fst`].

@@ -75,6 +75,7 @@ mod archive;
 mod encoding;
 mod error;
 mod files;
+mod shards;
 mod staged;
 mod table;
 
@@ -85,6 +86,10 @@ pub use files::{
     stage_decompressed, write_atomic,
 };
 pub use fst;
+pub use shards::{
+    shard_index_path, write_dense_sharded_from, ShardEntry, ShardIndex, ShardedTable,
+    SHARD_INDEX_SUFFIX,
+};
 pub use staged::{commit_all, remove_stale_temp_files, stale_temp_files, StagedFile};
 pub use table::{read_header, verify, HeaderInfo, OpenOptions, Table};
 
@@ -142,7 +147,23 @@ pub fn write_dense_from(
     values: &mut dyn std::io::Read,
     encoding: Encoding,
 ) -> Result<u64, FormatError> {
-    archive::write_dense_from(path, meta, encoding, values)
+    let (staged, len, _) = archive::stage_dense_from(path, meta, encoding, values)?;
+    staged.commit()?;
+    Ok(len)
+}
+
+/// The length of the file [`encode_dense`] would write for `meta` in
+/// `encoding` (nothing is allocated but zeroed pages never touched).
+pub fn dense_file_len(meta: &TableMeta, encoding: Encoding) -> Result<u64, FormatError> {
+    let len = encoding.packed_len(meta.states).unwrap_or(0);
+    let len = usize::try_from(len).map_err(|_| {
+        FormatError::from(ErrorKind::TooLarge {
+            id: meta.id.clone(),
+            bytes: len,
+            limit: MAX_FILE_BYTES,
+        })
+    })?;
+    archive::dense_file_len(meta, encoding, len).map_err(FormatError::from)
 }
 
 /// Encodes a sparse table from the bytes of an [`fst::Map`] (see [`build_fst`]):

@@ -5,10 +5,10 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tablefmt::{
-    build_fst, checksum_hex, commit_all, compress_file, decompress_file, encode_dense, encode_fst,
-    read_header, remove_stale_temp_files, sha256_hex, stale_temp_files, verify, write_atomic,
-    write_dense_from, Encoding, ErrorKind, FormatError, OpenOptions, StagedFile, Table, TableMeta,
-    MAX_FILE_BYTES,
+    build_fst, checksum_hex, commit_all, compress_file, decompress_file, dense_file_len,
+    encode_dense, encode_fst, read_header, remove_stale_temp_files, sha256_hex, stale_temp_files,
+    verify, write_atomic, write_dense_from, write_dense_sharded_from, Encoding, ErrorKind,
+    FormatError, OpenOptions, ShardedTable, StagedFile, Table, TableMeta, MAX_FILE_BYTES,
 };
 
 const DENSE: [Encoding; 4] = [
@@ -245,6 +245,7 @@ fn streamed_dense_files_equal_encoded_ones() {
             let len = write_dense_from(&path, &m, &mut &v[..], enc).unwrap();
             let got = std::fs::read(&path).unwrap();
             assert_eq!(len, got.len() as u64);
+            assert_eq!(dense_file_len(&m, enc).unwrap(), len);
             assert!(got == want, "{n} states, {enc}");
             verify(&path).unwrap();
         }
@@ -270,6 +271,71 @@ fn streamed_dense_files_equal_encoded_ones() {
     assert!(e.is_err());
     assert!(!path.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 28);
+}
+
+#[test]
+fn sharded_tables_hold_the_values_of_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, enc, max) in [
+        (2_700_003usize, Encoding::Crumb, 200_000u64),
+        (1_000_000, Encoding::Trit, 100_000),
+        (5_000, Encoding::Nibble, 100_000),
+        (777_777, Encoding::Byte, 250_000),
+    ] {
+        let v = values(enc, n, n as u64);
+        let m = meta("sharded", n as u64);
+        let index = dir.path().join(format!("t-{enc}.shards.json"));
+        let idx = write_dense_sharded_from(&index, &m, &mut &v[..], enc, max).unwrap();
+        assert_eq!(idx.shards.len() == 1, n == 5_000, "{n} {enc}");
+        assert!(idx.shards.iter().all(|s| s.bytes <= max), "{n} {enc}");
+        let t = ShardedTable::open(&index, &OpenOptions::default()).unwrap();
+        assert_eq!(t.states(), n as u64);
+        assert!((0..n).all(|i| t.get(i as u64) == v[i]), "{n} {enc}");
+        // The shards' payloads, end to end, are the one file's payload.
+        let one = encode_dense(&m, &v, enc).unwrap();
+        let one = Table::from_bytes(&one, &OpenOptions::default()).unwrap();
+        let joined: Vec<u8> = t
+            .shards()
+            .iter()
+            .flat_map(|s| s.payload().to_vec())
+            .collect();
+        assert!(joined == one.payload(), "{n} {enc}");
+    }
+    // A damaged shard, a shard of another build, a missing one: refused.
+    let index = dir.path().join("t-crumb.shards.json");
+    let idx: tablefmt::ShardIndex =
+        serde_json::from_str(&std::fs::read_to_string(&index).unwrap()).unwrap();
+    let first = dir.path().join(&idx.shards[0].file);
+    let good = std::fs::read(&first).unwrap();
+    let mut bad = good.clone();
+    let at = bad.len() / 2;
+    bad[at] ^= 1;
+    std::fs::write(&first, &bad).unwrap();
+    let e = ShardedTable::open(&index, &OpenOptions::default())
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains(&idx.shards[0].file), "{e}");
+    let other = dir.path().join("t-trit.shards.json");
+    let o: tablefmt::ShardIndex =
+        serde_json::from_str(&std::fs::read_to_string(&other).unwrap()).unwrap();
+    std::fs::copy(dir.path().join(&o.shards[0].file), &first).unwrap();
+    let e = ShardedTable::open(&index, &OpenOptions::default())
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("not shard 0/"), "{e}");
+    std::fs::remove_file(&first).unwrap();
+    assert!(ShardedTable::open(&index, &OpenOptions::default()).is_err());
+    std::fs::write(&first, &good).unwrap();
+    ShardedTable::open(&index, &OpenOptions::default()).unwrap();
+    // Too small a limit for even one unit of ranks.
+    let e = write_dense_sharded_from(
+        &index,
+        &meta("x", 10),
+        &mut &[0u8; 10][..],
+        Encoding::Byte,
+        100,
+    );
+    assert!(e.is_err());
 }
 
 #[test]

@@ -125,27 +125,125 @@ pub fn encode(def: &TableDef, out: &BuildOutput) -> Result<Vec<u8>, tablefmt::Fo
     }
 }
 
-/// Writes a build to `path` atomically; returns the file's length. The
-/// distances of an out-of-core build are streamed from their file, which is
-/// then removed (with its directory, once empty).
-pub fn write(def: &TableDef, out: &BuildOutput, path: &Path) -> Result<u64, tablefmt::FormatError> {
-    let Built::DenseFile(depths) = &out.data else {
-        let bytes = encode(def, out)?;
-        tablefmt::write_atomic(path, &bytes)?;
-        return Ok(bytes.len() as u64);
-    };
-    let file = std::fs::File::open(depths)
-        .map_err(|e| tablefmt::FormatError::io(depths, "cannot read the distances", e))?;
-    let mut values = Stored {
-        inner: std::io::BufReader::with_capacity(1 << 20, file),
-        encoding: def.encoding,
-    };
-    let len = tablefmt::write_dense_from(path, &table_meta(def, out), &mut values, def.encoding)?;
-    let _ = std::fs::remove_file(depths);
-    if let Some(dir) = depths.parent() {
-        let _ = std::fs::remove_dir(dir);
+/// The index of a sharded table in a directory (see [`tablefmt::ShardedTable`]).
+pub fn shards_path(dir: &Path, id: &str) -> PathBuf {
+    tablefmt::shard_index_path(dir, id)
+}
+
+/// What [`write`] put in place.
+pub enum Written {
+    /// One file of this many bytes.
+    File(u64),
+    /// Shards of these many bytes in all, and their index.
+    Shards { bytes: u64, shards: usize },
+}
+
+impl Written {
+    /// Bytes written in all.
+    pub fn bytes(&self) -> u64 {
+        match *self {
+            Written::File(b) | Written::Shards { bytes: b, .. } => b,
+        }
     }
-    Ok(len)
+}
+
+/// Writes a build as table `def.id` in `dir`, atomically: one file
+/// (`ID.tbl`) if it fits in `max_file_bytes`, else shards of at most that
+/// size with their index (`ID.shards.json`); whichever it is replaces the
+/// other form. The distances of an out-of-core build are streamed from
+/// their file, which is then removed (with its directory, once empty).
+pub fn write(
+    def: &TableDef,
+    out: &BuildOutput,
+    dir: &Path,
+    max_file_bytes: u64,
+) -> Result<Written, tablefmt::FormatError> {
+    let path = artifact_path(dir, def.id);
+    let index = shards_path(dir, def.id);
+    let meta = table_meta(def, out);
+    let fits = match &out.data {
+        Built::Sparse(_) => true,
+        _ => {
+            tablefmt::dense_file_len(&meta, def.encoding)?
+                <= max_file_bytes.min(tablefmt::MAX_FILE_BYTES)
+        }
+    };
+    let written = match (&out.data, fits) {
+        (Built::Sparse(_), _) | (Built::Dense(_), true) => {
+            let bytes = encode(def, out)?;
+            tablefmt::write_atomic(&path, &bytes)?;
+            Written::File(bytes.len() as u64)
+        }
+        (data, _) => {
+            let mut values: Box<dyn std::io::Read> = match data {
+                Built::Dense(v) => Box::new(&v[..]),
+                Built::DenseFile(depths) => {
+                    let f = std::fs::File::open(depths).map_err(|e| {
+                        tablefmt::FormatError::io(depths, "cannot read the distances", e)
+                    })?;
+                    Box::new(std::io::BufReader::with_capacity(1 << 20, f))
+                }
+                Built::Sparse(_) => {
+                    return Err(tablefmt::ErrorKind::Invalid(
+                        "a sparse table is never sharded".into(),
+                    )
+                    .into())
+                }
+            };
+            let mut values = Stored {
+                inner: &mut values,
+                encoding: def.encoding,
+            };
+            if fits {
+                Written::File(tablefmt::write_dense_from(
+                    &path,
+                    &meta,
+                    &mut values,
+                    def.encoding,
+                )?)
+            } else {
+                let idx = tablefmt::write_dense_sharded_from(
+                    &index,
+                    &meta,
+                    &mut values,
+                    def.encoding,
+                    max_file_bytes,
+                )?;
+                Written::Shards {
+                    bytes: idx.shards.iter().map(|s| s.bytes).sum(),
+                    shards: idx.shards.len(),
+                }
+            }
+        }
+    };
+    // The other form of the table, if an earlier build left it.
+    match written {
+        Written::File(_) => remove_shards(&index),
+        Written::Shards { .. } => {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+    if let Built::DenseFile(depths) = &out.data {
+        let _ = std::fs::remove_file(depths);
+        if let Some(dir) = depths.parent() {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+    Ok(written)
+}
+
+/// Removes a sharded table: its shards, then its index.
+fn remove_shards(index: &Path) {
+    let Ok(text) = std::fs::read_to_string(index) else {
+        return;
+    };
+    if let Ok(idx) = serde_json::from_str::<tablefmt::ShardIndex>(&text) {
+        let dir = index.parent().unwrap_or(Path::new("."));
+        for s in idx.shards.iter().filter(|s| !s.file.contains(['/', '\\'])) {
+            let _ = std::fs::remove_file(dir.join(&s.file));
+        }
+    }
+    let _ = std::fs::remove_file(index);
 }
 
 /// Distances read as the values a table stores ([`stored`]).

@@ -400,3 +400,56 @@ fn killed_process_then_resumed_build_gives_the_same_table() {
     );
     assert_eq!(artifact(&tables, id), in_memory(id));
 }
+
+/// A table larger than `--shard-bytes` is written as shards and an index,
+/// the same from the in-memory and the out-of-core engines; a build that
+/// fits replaces them with one file.
+#[test]
+fn tables_over_the_file_limit_are_sharded() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = |d: &Path| {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let mut got = Vec::new();
+    for extra in [&[][..], &["--memory-limit", "1MiB"]] {
+        let d = dir.path().join(format!("t{}", extra.len()));
+        tablegen(&d)
+            .args(["build", "2x2x2-htm", "-q", "--shard-bytes", "1MiB"])
+            .args(extra)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("in 2 shards"));
+        assert_eq!(
+            files(&d),
+            [
+                "2x2x2-htm.000-of-002.tbl",
+                "2x2x2-htm.001-of-002.tbl",
+                "2x2x2-htm.shards.json"
+            ]
+        );
+        got.push(
+            files(&d)
+                .iter()
+                .map(|f| std::fs::read(d.join(f)).unwrap())
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert!(got[0] == got[1], "the engines' shards differ");
+    let d = dir.path().join("t0");
+    tablegen(&d)
+        .args(["build", "2x2x2-htm", "-q"])
+        .assert()
+        .success();
+    assert_eq!(files(&d), ["2x2x2-htm.tbl"]);
+    assert_eq!(artifact(&d, "2x2x2-htm"), in_memory("2x2x2-htm"));
+    tablegen(&d)
+        .args(["build", "2x2x2-htm", "--shard-bytes", "200M"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("above the largest table file"));
+}

@@ -4,7 +4,7 @@ use super::{bad, lookup, quote, show_path};
 use anyhow::Context;
 use std::path::Path;
 use std::time::Instant;
-use tablegen::artifact::artifact_path;
+use tablegen::artifact::{artifact_path, Written};
 use tablegen::catalog::{self, format_histogram, Engine};
 use tablegen::dist::Cluster;
 use tablegen::outln;
@@ -43,6 +43,11 @@ pub struct Args {
     /// worker unless --workers says more. Slower; the table is the same.
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes, conflicts_with = "threads")]
     memory_limit: Option<u64>,
+    /// Largest table file to write, at least 1 MiB and at most the default,
+    /// 100 MB; a table that does not fit is written as shards of at most
+    /// this size with an index, `ID.shards.json` (opened as one table).
+    #[arg(long, value_name = "BYTES", value_parser = parse_shard_bytes)]
+    shard_bytes: Option<u64>,
     /// This process's index, 0 to --processes minus 1.
     #[arg(long, requires = "processes")]
     process: Option<u32>,
@@ -137,8 +142,16 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 def.source
             );
         }
-        let path = artifact_path(tables, def.id);
-        let bytes = tablegen::artifact::write(&def, &out, &path).map_err(|e| bad(e.to_string()))?;
+        let max_file = args.shard_bytes.unwrap_or(tablefmt::MAX_FILE_BYTES);
+        let written = tablegen::artifact::write(&def, &out, tables, max_file)
+            .map_err(|e| bad(e.to_string()))?;
+        let bytes = written.bytes();
+        let (path, shards) = match written {
+            Written::File(_) => (artifact_path(tables, def.id), 1),
+            Written::Shards { shards, .. } => {
+                (tablegen::artifact::shards_path(tables, def.id), shards)
+            }
+        };
         if args.json {
             outln!(
                 "{}",
@@ -152,6 +165,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                     "expansions": out.expansions,
                     "expansions_per_second": out.expansions as f64 / secs,
                     "bytes": bytes,
+                    "files": shards,
                     "threads": rayon::current_num_threads(),
                     "engine": match &engine {
                         Engine::InMemory => serde_json::json!("in-memory"),
@@ -175,6 +189,9 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 super::list::human(bytes),
                 path.display()
             )?;
+            if shards > 1 {
+                outln!("  in {shards} shards (--shard-bytes {max_file})")?;
+            }
             outln!("  histogram {}", format_histogram(&out.histogram))?;
         }
     }
@@ -243,6 +260,18 @@ fn engine(args: &Args) -> anyhow::Result<Engine> {
         stop_after: args.stop_after,
         memory_limit: args.memory_limit,
     }))
+}
+
+/// `--shard-bytes`: a byte count up to the largest file the writers make.
+fn parse_shard_bytes(s: &str) -> Result<u64, String> {
+    let b = parse_bytes(s)?;
+    if b > tablefmt::MAX_FILE_BYTES {
+        return Err(format!(
+            "{s:?} is above the largest table file, {} bytes",
+            tablefmt::MAX_FILE_BYTES
+        ));
+    }
+    Ok(b)
 }
 
 /// A byte count: digits, then optionally K, M, G or T (powers of 1000) or
