@@ -193,6 +193,12 @@ impl ShardedTable {
                 ));
             }
         }
+        if !idx.encoding.is_dense() {
+            return Err(corrupt(format!(
+                "a sharded table is dense, not {}",
+                idx.encoding
+            )));
+        }
         let definition_hash = u64::from_str_radix(&idx.definition_hash, 16)
             .map_err(|_| corrupt("the definition hash is not 16 hex digits".into()))?;
         let per_shard = idx.shards.first().map_or(0, |s| s.states);

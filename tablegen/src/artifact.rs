@@ -160,6 +160,7 @@ pub fn write(
 ) -> Result<Written, tablefmt::FormatError> {
     let path = artifact_path(dir, def.id);
     let index = shards_path(dir, def.id);
+    let old_shards = shard_files(&index);
     let meta = table_meta(def, out);
     let fits = match &out.data {
         Built::Sparse(_) => true,
@@ -216,12 +217,20 @@ pub fn write(
             }
         }
     };
-    // The other form of the table, if an earlier build left it.
-    match written {
-        Written::File(_) => remove_shards(&index),
+    // The other form of the table, or shards of an earlier build that are
+    // not this one's.
+    let now = match written {
+        Written::File(_) => {
+            let _ = std::fs::remove_file(&index);
+            Vec::new()
+        }
         Written::Shards { .. } => {
             let _ = std::fs::remove_file(&path);
+            shard_files(&index)
         }
+    };
+    for old in old_shards.iter().filter(|f| !now.contains(f)) {
+        let _ = std::fs::remove_file(old);
     }
     if let Built::DenseFile(depths) = &out.data {
         let _ = std::fs::remove_file(depths);
@@ -232,18 +241,21 @@ pub fn write(
     Ok(written)
 }
 
-/// Removes a sharded table: its shards, then its index.
-fn remove_shards(index: &Path) {
+/// The shard files a sharded table's index lists (none if there is no
+/// readable index).
+fn shard_files(index: &Path) -> Vec<PathBuf> {
     let Ok(text) = std::fs::read_to_string(index) else {
-        return;
+        return Vec::new();
     };
-    if let Ok(idx) = serde_json::from_str::<tablefmt::ShardIndex>(&text) {
-        let dir = index.parent().unwrap_or(Path::new("."));
-        for s in idx.shards.iter().filter(|s| !s.file.contains(['/', '\\'])) {
-            let _ = std::fs::remove_file(dir.join(&s.file));
-        }
-    }
-    let _ = std::fs::remove_file(index);
+    let Ok(idx) = serde_json::from_str::<tablefmt::ShardIndex>(&text) else {
+        return Vec::new();
+    };
+    let dir = index.parent().unwrap_or(Path::new("."));
+    idx.shards
+        .iter()
+        .filter(|s| !s.file.contains(['/', '\\']))
+        .map(|s| dir.join(&s.file))
+        .collect()
 }
 
 /// Distances read as the values a table stores ([`stored`]).
