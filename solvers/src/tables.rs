@@ -150,34 +150,31 @@ enum Opened {
 fn open_or_build(id: &str, dir: &Path, quiet: bool) -> Result<Opened, TableError> {
     let def = catalog::find(id)
         .ok_or_else(|| TableError::Build(id.into(), "not in the catalog".into()))?;
-    let path = tablegen::artifact::artifact_path(dir, id);
-    if path.exists() {
-        let opts = tablefmt::OpenOptions {
-            verify_checksum: true,
-            expect_id: Some(id.to_string()),
-        };
-        let table = tablefmt::Table::open(&path, &opts)?;
-        if table.info().definition_hash != def.definition_hash() {
-            return Err(TableError::Stale {
+    let opts = tablefmt::OpenOptions {
+        verify_checksum: true,
+        expect_id: Some(id.to_string()),
+    };
+    // A file whose table has another definition is refused.
+    let check = |hash: u64, path: &Path| {
+        if hash == def.definition_hash() {
+            Ok(())
+        } else {
+            Err(TableError::Stale {
                 path: path.display().to_string(),
                 id: id.into(),
-            });
+            })
         }
+    };
+    let path = tablegen::artifact::artifact_path(dir, id);
+    if path.exists() {
+        let table = tablefmt::Table::open(&path, &opts)?;
+        check(table.info().definition_hash, &path)?;
         return Ok(Opened::Mapped(table));
     }
     let index = tablegen::artifact::shards_path(dir, id);
     if index.exists() {
-        let opts = tablefmt::OpenOptions {
-            verify_checksum: true,
-            expect_id: Some(id.to_string()),
-        };
         let table = tablefmt::ShardedTable::open(&index, &opts)?;
-        if table.definition_hash() != def.definition_hash() {
-            return Err(TableError::Stale {
-                path: index.display().to_string(),
-                id: id.into(),
-            });
-        }
+        check(table.definition_hash(), &index)?;
         return Ok(Opened::Sharded(table));
     }
     let progress = Progress::new(id, def.expected_states, quiet);
