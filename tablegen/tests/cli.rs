@@ -37,10 +37,7 @@ fn build_info_verify_round_trip() {
         .assert()
         .success();
     // No temporary file is left behind.
-    let names: Vec<_> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
+    let names = crate::common::file_names(dir.path());
     assert_eq!(names, vec!["4x4x4-lr-stage.tbl".to_string()]);
 }
 

@@ -29,3 +29,13 @@ pub fn hashset_bfs(perms: &[Arc<Vec<u16>>], start: Vec<u8>, max_depth: usize) ->
     }
     hist
 }
+
+/// The names of the entries of `dir`, sorted.
+pub fn file_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

@@ -1,6 +1,7 @@
 //! The timely engine (`tablegen build --workers/--processes`): the same bytes
 //! as the in-memory BFS, in one process and over TCP; bad cluster arguments.
 
+use crate::common::file_names;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::Path;
@@ -140,10 +141,7 @@ fn out_of_core(id: &str, workers: usize, limit: &str) -> Vec<u8> {
         .args(["--memory-limit", limit])
         .assert()
         .success();
-    let left: Vec<_> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let left = file_names(dir.path());
     assert_eq!(left, [format!("{id}.tbl")], "only the table is left");
     artifact(dir.path(), id)
 }
@@ -407,14 +405,7 @@ fn killed_process_then_resumed_build_gives_the_same_table() {
 #[test]
 fn tables_over_the_file_limit_are_sharded() {
     let dir = tempfile::tempdir().unwrap();
-    let files = |d: &Path| {
-        let mut v: Vec<String> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    };
+    let files = file_names;
     // An earlier build in three shards, whose third the next build removes.
     let def = tablegen::catalog::find("2x2x2-htm").unwrap();
     let out = tablegen::catalog::build(&def, &tablegen::progress::Progress::hidden()).unwrap();
