@@ -63,6 +63,16 @@ pub fn checksum_hex(bytes: &[u8]) -> String {
     format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
 }
 
+/// xxh3-128 of byte slices end to end, as [`checksum_hex`] gives it (the
+/// checksum of a sharded table's payloads, which is its one-file form's).
+pub fn joined_checksum_hex<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    for p in parts {
+        hasher.update(p);
+    }
+    format!("{:032x}", hasher.digest128())
+}
+
 /// SHA-256 of `bytes` as 64 lower-case hex digits (what `sha256sum` prints).
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&sha2::Sha256::digest(bytes))

@@ -82,13 +82,13 @@ mod table;
 pub use encoding::{pack_dense, trit, unpack_dense, DenseView, Encoding, ParseEncodingError};
 pub use error::{io_reason, ErrorKind, FormatError};
 pub use files::{
-    build_fst, checksum_hex, compress_file, decompress_file, file_kind, file_sha256, sha256_hex,
-    stage_decompressed, write_atomic,
+    build_fst, checksum_hex, compress_file, decompress_file, file_kind, file_sha256,
+    joined_checksum_hex, sha256_hex, stage_decompressed, write_atomic,
 };
 pub use fst;
 pub use shards::{
-    shard_index_path, write_dense_sharded_from, ShardEntry, ShardIndex, ShardedTable,
-    SHARD_INDEX_SUFFIX,
+    read_shard_index, shard_file_name, shard_index_path, write_dense_sharded_from, ShardEntry,
+    ShardIndex, ShardedTable, SHARD_INDEX_SUFFIX,
 };
 pub use staged::{commit_all, remove_stale_temp_files, stale_temp_files, StagedFile};
 pub use table::{read_header, verify, HeaderInfo, OpenOptions, Table};

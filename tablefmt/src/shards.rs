@@ -13,7 +13,7 @@
 use crate::archive;
 use crate::encoding::Encoding;
 use crate::error::{ErrorKind, FormatError};
-use crate::table::{OpenOptions, Table};
+use crate::table::{HeaderInfo, OpenOptions, Table};
 use crate::TableMeta;
 use std::path::{Path, PathBuf};
 
@@ -57,7 +57,8 @@ pub fn shard_index_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}{SHARD_INDEX_SUFFIX}"))
 }
 
-fn shard_name(name: &str, k: usize, n: usize) -> String {
+/// The file name of shard `k` of `n` of table `name`: `NAME.KKK-of-NNN.tbl`.
+pub fn shard_file_name(name: &str, k: usize, n: usize) -> String {
     format!("{name}.{k:03}-of-{n:03}.tbl")
 }
 
@@ -134,7 +135,7 @@ pub fn write_dense_sharded_from(
             ("first-state".into(), first.to_string()),
             ("table-states".into(), meta.states.to_string()),
         ]);
-        let file = shard_name(&name, k, count);
+        let file = shard_file_name(&name, k, count);
         let mut part = (&mut *values).take(states);
         let (s, bytes, sum) = archive::stage_dense_from(&dir.join(&file), &m, encoding, &mut part)?;
         staged.push(s);
@@ -165,6 +166,21 @@ pub fn write_dense_sharded_from(
     Ok(idx)
 }
 
+/// Reads and parses a shard index (no shard is opened).
+pub fn read_shard_index(index: &Path) -> Result<ShardIndex, FormatError> {
+    let text =
+        std::fs::read_to_string(index).map_err(|e| FormatError::io(index, "cannot read", e))?;
+    serde_json::from_str(&text).map_err(|e| {
+        FormatError::new(
+            Some(index),
+            ErrorKind::Corrupt(format!("not a shard index: {e}")),
+        )
+    })
+}
+
+/// The meta keys a shard's header has and the whole table's has not.
+const PLACE_KEYS: [&str; 3] = ["shard", "first-state", "table-states"];
+
 /// A sharded dense table, every shard memory-mapped and checked as
 /// [`Table::open`] checks a file, and each against the index.
 pub struct ShardedTable {
@@ -178,10 +194,7 @@ impl ShardedTable {
     /// Opens the sharded table of index `index` (`DIR/NAME.shards.json`).
     pub fn open(index: &Path, opts: &OpenOptions) -> Result<ShardedTable, FormatError> {
         let corrupt = |msg: String| FormatError::new(Some(index), ErrorKind::Corrupt(msg));
-        let text =
-            std::fs::read_to_string(index).map_err(|e| FormatError::io(index, "cannot read", e))?;
-        let idx: ShardIndex =
-            serde_json::from_str(&text).map_err(|e| corrupt(format!("not a shard index: {e}")))?;
+        let idx = read_shard_index(index)?;
         if let Some(want) = &opts.expect_id {
             if *want != idx.id {
                 return Err(FormatError::new(
@@ -273,6 +286,38 @@ impl ShardedTable {
     /// The shards, in rank order.
     pub fn shards(&self) -> &[Table] {
         &self.shards
+    }
+
+    /// The shard files, in rank order, with their directory.
+    pub fn shard_paths(&self) -> Vec<PathBuf> {
+        self.shards
+            .iter()
+            .filter_map(|t| t.path().map(Path::to_path_buf))
+            .collect()
+    }
+
+    /// The whole table's header, as its one-file form would have it, but for
+    /// the checksum ([`ShardedTable::header`] computes it; here it is
+    /// empty): the first shard's, with the whole table's states, the bytes of
+    /// all the shards, their payloads' length, and no place keys.
+    pub fn header_unhashed(&self) -> HeaderInfo {
+        let mut h = self.shards[0].info().clone();
+        h.states = self.index.states;
+        h.bytes = self.shards.iter().map(|t| t.info().bytes).sum();
+        h.payload_bytes = self.shards.iter().map(|t| t.info().payload_bytes).sum();
+        h.checksum = String::new();
+        h.meta.retain(|(k, _)| !PLACE_KEYS.contains(&k.as_str()));
+        h
+    }
+
+    /// [`ShardedTable::header_unhashed`] with, as `checksum`, the xxh3-128 of
+    /// the shards' payloads end to end. Those payloads are the one-file
+    /// form's payload, so the checksum is that form's too. It is computed
+    /// here, a pass over every shard.
+    pub fn header(&self) -> HeaderInfo {
+        let mut h = self.header_unhashed();
+        h.checksum = crate::joined_checksum_hex(self.shards.iter().map(Table::payload));
+        h
     }
 
     /// The value of rank `i` (`i < states()`).

@@ -300,6 +300,11 @@ fn sharded_tables_hold_the_values_of_one_file() {
             .flat_map(|s| s.payload().to_vec())
             .collect();
         assert!(joined == one.payload(), "{n} {enc}");
+        // So the whole table's header is the one file's, but for its bytes.
+        let mut h = t.header();
+        assert!(h.bytes > one.info().bytes || n == 5_000, "{n} {enc}");
+        h.bytes = one.info().bytes;
+        assert_eq!(h, *one.info(), "{n} {enc}");
     }
     // A damaged shard, a shard of another build, a missing one: refused.
     let index = dir.path().join("t-crumb.shards.json");

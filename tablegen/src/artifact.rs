@@ -67,11 +67,14 @@ pub fn check_against_catalog(def: &TableDef, h: &tablefmt::HeaderInfo) -> Result
     Ok(())
 }
 
-/// The catalog table a file name stands for: `DIR/<catalog-id>.tbl` gives that
-/// table, any other name `None`.
+/// The catalog table a file name stands for: `DIR/<catalog-id>.tbl` or
+/// `DIR/<catalog-id>.shards.json` gives that table, any other name `None`.
 pub fn catalog_table_of_file(path: &Path) -> Option<TableDef> {
     let name = path.file_name()?.to_str()?;
-    crate::catalog::find(name.strip_suffix(".tbl")?)
+    let id = name
+        .strip_suffix(".tbl")
+        .or_else(|| name.strip_suffix(tablefmt::SHARD_INDEX_SUFFIX))?;
+    crate::catalog::find(id)
 }
 
 /// The generator string stored in headers.
@@ -128,6 +131,103 @@ pub fn encode(def: &TableDef, out: &BuildOutput) -> Result<Vec<u8>, tablefmt::Fo
 /// The index of a sharded table in a directory (see [`tablefmt::ShardedTable`]).
 pub fn shards_path(dir: &Path, id: &str) -> PathBuf {
     tablefmt::shard_index_path(dir, id)
+}
+
+/// Where a table is in a directory: one file, or shards and their index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Located {
+    /// `ID.tbl` (or any table file named on a command line).
+    File(PathBuf),
+    /// The index `ID.shards.json` of a sharded table.
+    Shards(PathBuf),
+}
+
+impl Located {
+    /// The file, or the index.
+    pub fn path(&self) -> &Path {
+        match self {
+            Located::File(p) | Located::Shards(p) => p,
+        }
+    }
+
+    /// What a path on a command line names: a shard index by its suffix,
+    /// else a table file.
+    pub fn of_path(path: &Path) -> Located {
+        let index = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with(tablefmt::SHARD_INDEX_SUFFIX));
+        if index {
+            Located::Shards(path.to_path_buf())
+        } else {
+            Located::File(path.to_path_buf())
+        }
+    }
+
+    /// Opens and checks the table (with `opts`) and returns its header: a
+    /// file's, or the whole header of a sharded table
+    /// ([`tablefmt::ShardedTable::header`]; its checksum is computed only
+    /// when `opts.verify_checksum` is set, else it is empty).
+    pub fn header(&self, opts: &tablefmt::OpenOptions) -> Result<Opened, tablefmt::FormatError> {
+        match self {
+            Located::File(p) => Ok(Opened {
+                header: tablefmt::Table::open(p, opts)?.info().clone(),
+                shards: None,
+            }),
+            Located::Shards(p) => {
+                let t = tablefmt::ShardedTable::open(p, opts)?;
+                let header = if opts.verify_checksum {
+                    t.header()
+                } else {
+                    t.header_unhashed()
+                };
+                Ok(Opened {
+                    header,
+                    shards: Some((t.index().clone(), t.shard_paths())),
+                })
+            }
+        }
+    }
+}
+
+/// A table opened by [`Located::header`].
+pub struct Opened {
+    /// The header of the file, or of the whole sharded table.
+    pub header: tablefmt::HeaderInfo,
+    /// For a sharded table, its index and its shard files in order.
+    pub shards: Option<(tablefmt::ShardIndex, Vec<PathBuf>)>,
+}
+
+/// Where table `id` is in `dir`: its file if there is one (anything at the
+/// file's path, even a broken link, so that it is reported, not skipped),
+/// else its shard index if there is one.
+pub fn locate(dir: &Path, id: &str) -> Option<Located> {
+    let file = artifact_path(dir, id);
+    if std::fs::symlink_metadata(&file).is_ok() {
+        return Some(Located::File(file));
+    }
+    let index = shards_path(dir, id);
+    std::fs::symlink_metadata(&index)
+        .is_ok()
+        .then_some(Located::Shards(index))
+}
+
+/// After table `id` was put in place in `dir` as one file or as shards:
+/// removes the other form, and the shard files in `old_shards` (those of
+/// the index that was there before) that the table now in place does not
+/// use.
+pub fn remove_other_forms(dir: &Path, id: &str, sharded: bool, old_shards: &[PathBuf]) {
+    let index = shards_path(dir, id);
+    let now = if sharded {
+        let _ = std::fs::remove_file(artifact_path(dir, id));
+        shard_files(&index)
+    } else {
+        let _ = std::fs::remove_file(&index);
+        Vec::new()
+    };
+    for old in old_shards.iter().filter(|f| !now.contains(f)) {
+        let _ = std::fs::remove_file(old);
+    }
 }
 
 /// What [`write`] put in place.
@@ -219,19 +319,12 @@ pub fn write(
     };
     // The other form of the table, or shards of an earlier build that are
     // not this one's.
-    let now = match written {
-        Written::File(_) => {
-            let _ = std::fs::remove_file(&index);
-            Vec::new()
-        }
-        Written::Shards { .. } => {
-            let _ = std::fs::remove_file(&path);
-            shard_files(&index)
-        }
-    };
-    for old in old_shards.iter().filter(|f| !now.contains(f)) {
-        let _ = std::fs::remove_file(old);
-    }
+    remove_other_forms(
+        dir,
+        def.id,
+        matches!(written, Written::Shards { .. }),
+        &old_shards,
+    );
     if let Built::DenseFile(depths) = &out.data {
         let _ = std::fs::remove_file(depths);
         if let Some(dir) = depths.parent() {
@@ -243,7 +336,7 @@ pub fn write(
 
 /// The shard files a sharded table's index lists (none if there is no
 /// readable index).
-fn shard_files(index: &Path) -> Vec<PathBuf> {
+pub fn shard_files(index: &Path) -> Vec<PathBuf> {
     let Ok(text) = std::fs::read_to_string(index) else {
         return Vec::new();
     };

@@ -1039,3 +1039,194 @@ fn verify_compares_the_manifest_sha256() {
         .assert()
         .success();
 }
+
+/// The files of a directory and their bytes.
+fn contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    crate::common::file_names(dir)
+        .into_iter()
+        .map(|f| {
+            let b = std::fs::read(dir.join(&f)).unwrap();
+            (f, b)
+        })
+        .collect()
+}
+
+/// A table held as shards is one table to `list`, `info`, `verify`,
+/// `manifest`, `publish` and `install`: the manifest lists its index and
+/// shards with their SHA-256, its checksum is the one file's, and an install
+/// puts all of it in place or none, replacing the other form.
+#[test]
+fn sharded_tables_are_one_table_to_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = committed_lr_stage();
+    let one = tablefmt::Table::from_bytes(&good, &Default::default()).unwrap();
+    let tables = dir.path().join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    let def = tablegen::catalog::find("4x4x4-lr-stage").unwrap();
+    let out = tablegen::catalog::build(&def, &tablegen::progress::Progress::hidden()).unwrap();
+    let w = tablegen::artifact::write(&def, &out, &tables, good.len() as u64 * 2 / 3).unwrap();
+    assert!(matches!(
+        w,
+        tablegen::artifact::Written::Shards { shards: 2, .. }
+    ));
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = tablegen(&tables).args(args).assert().success();
+        serde_json::from_slice(&out.get_output().stdout).unwrap()
+    };
+    let list = json(&["list", "--json"]);
+    let row = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "4x4x4-lr-stage")
+        .unwrap();
+    assert_eq!(row["status"], "built");
+    assert_eq!(row["shards"], 2);
+    assert_eq!(row["bytes"].as_u64(), Some(w.bytes()));
+    let info = json(&["info", "4x4x4-lr-stage", "--json"]);
+    assert_eq!(info["states"], 12870);
+    assert_eq!(info["shards"].as_array().unwrap().len(), 2);
+    for args in [&["verify", "--all"][..], &["verify", "4x4x4-lr-stage"]] {
+        tablegen(&tables)
+            .args(args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("4x4x4-lr-stage.shards.json"));
+    }
+    // The committed manifest lists the one file: refused until `manifest`
+    // writes the sharded entry (the other tables keep their entries).
+    std::fs::copy(
+        tablegen::artifact::tables_dir(None).join("manifest.json"),
+        tables.join("manifest.json"),
+    )
+    .unwrap();
+    tablegen(&tables)
+        .args(["verify", "4x4x4-lr-stage"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("lists 4x4x4-lr-stage as one file"));
+    for args in [&["manifest"][..], &["verify", "--all"]] {
+        tablegen(&tables).args(args).assert().success();
+    }
+    // The manifest's entry: the one file's checksum, the index's and the
+    // shards' SHA-256.
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tables.join("manifest.json")).unwrap()).unwrap();
+    let e = m["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "4x4x4-lr-stage")
+        .unwrap();
+    assert_eq!(e["checksum"].as_str(), Some(one.info().checksum.as_str()));
+    assert!(e.get("sha256").is_none());
+    let index = tables.join("4x4x4-lr-stage.shards.json");
+    assert_eq!(
+        e["index_sha256"],
+        tablefmt::sha256_hex(&std::fs::read(&index).unwrap())
+    );
+    for (k, s) in e["shards"].as_array().unwrap().iter().enumerate() {
+        let f = tables.join(format!("4x4x4-lr-stage.{k:03}-of-002.tbl"));
+        assert_eq!(
+            s["sha256"],
+            tablefmt::sha256_hex(&std::fs::read(f).unwrap())
+        );
+    }
+    // A shard whole and valid but not the manifest's (another generator
+    // string) is refused by its SHA-256.
+    let shard = tables.join("4x4x4-lr-stage.001-of-002.tbl");
+    let kept = std::fs::read(&shard).unwrap();
+    let t = tablefmt::Table::from_bytes(&kept, &Default::default()).unwrap();
+    let h = t.info();
+    let meta = tablefmt::TableMeta {
+        id: h.id.clone(),
+        definition_hash: h.definition_hash,
+        states: h.states,
+        histogram: h.histogram.clone(),
+        generator: "another generator".into(),
+        meta: h.meta.clone(),
+    };
+    let values: Vec<u8> = t.dense().unwrap().iter().collect();
+    std::fs::write(
+        &shard,
+        tablefmt::encode_dense(&meta, &values, h.encoding).unwrap(),
+    )
+    .unwrap();
+    tablegen(&tables)
+        .args(["verify", "4x4x4-lr-stage"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("001-of-002.tbl SHA-256"));
+    std::fs::write(&shard, &kept).unwrap();
+
+    // Published: the index copied, the shards compressed.
+    let release = dir.path().join("release");
+    tablegen(&tables)
+        .args(["publish", "--out", release.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("in 2 shards"));
+    let names = crate::common::file_names(&release);
+    for f in [
+        "4x4x4-lr-stage.shards.json",
+        "4x4x4-lr-stage.000-of-002.tbl.zst",
+        "4x4x4-lr-stage.001-of-002.tbl.zst",
+    ] {
+        assert!(names.iter().any(|n| n == f), "{f} not in {names:?}");
+    }
+    // Installed over the one-file form, which it replaces; the same bytes.
+    let target = dir.path().join("installed");
+    std::fs::create_dir(&target).unwrap();
+    std::fs::write(target.join("4x4x4-lr-stage.tbl"), &good).unwrap();
+    tablegen(&target)
+        .args(["install", "--from", release.to_str().unwrap()])
+        .assert()
+        .success();
+    let sharded: Vec<_> = contents(&tables)
+        .into_iter()
+        .filter(|(f, _)| f.starts_with("4x4x4-lr-stage"))
+        .collect();
+    let got: Vec<_> = contents(&target)
+        .into_iter()
+        .filter(|(f, _)| f.starts_with("4x4x4-lr-stage"))
+        .collect();
+    assert!(sharded == got, "the installed shards differ");
+    // Damaged or foreign parts of a release: nothing is installed.
+    let fresh = dir.path().join("fresh");
+    type Harm = fn(&mut Vec<u8>);
+    let damage: [(&str, Harm); 2] = [
+        ("4x4x4-lr-stage.shards.json", |b| b.push(b' ')),
+        ("4x4x4-lr-stage.001-of-002.tbl.zst", |b| {
+            let n = b.len();
+            b.truncate(n / 2)
+        }),
+    ];
+    for (file, harm) in damage {
+        let p = release.join(file);
+        let kept = std::fs::read(&p).unwrap();
+        let mut bytes = kept.clone();
+        harm(&mut bytes);
+        std::fs::write(&p, &bytes).unwrap();
+        tablegen(&fresh)
+            .args(["install", "--from", release.to_str().unwrap()])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(file));
+        assert!(!fresh.exists(), "{file}: something was installed");
+        std::fs::write(&p, &kept).unwrap();
+    }
+    // The one-file form installed over the shards removes them.
+    let release1 = dir.path().join("release1");
+    let built1 = dir.path().join("built1");
+    std::fs::create_dir(&built1).unwrap();
+    std::fs::write(built1.join("4x4x4-lr-stage.tbl"), &good).unwrap();
+    tablegen(&built1)
+        .args(["publish", "--out", release1.to_str().unwrap()])
+        .assert()
+        .success();
+    tablegen(&target)
+        .args(["install", "--from", release1.to_str().unwrap()])
+        .assert()
+        .success();
+    assert_eq!(crate::common::file_names(&target), ["4x4x4-lr-stage.tbl"]);
+}

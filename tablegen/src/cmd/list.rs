@@ -1,6 +1,6 @@
 //! `tablegen list`.
 
-use tablegen::artifact::{artifact_path, check_against_catalog};
+use tablegen::artifact::{check_against_catalog, locate, Located};
 use tablegen::catalog::catalog;
 use tablegen::outln;
 
@@ -15,9 +15,8 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
     super::check_tables_dir(tables)?;
     let mut rows = Vec::new();
     for t in catalog() {
-        let path = artifact_path(tables, t.id);
-        let size = std::fs::metadata(&path).ok().map(|m| m.len());
-        let status = status(&t, &path);
+        let at = locate(tables, t.id);
+        let (status, size, shards) = status(&t, at.as_ref());
         rows.push(serde_json::json!({
             "id": t.id,
             "puzzle": t.puzzle,
@@ -29,6 +28,7 @@ pub fn run(tables: &std::path::Path, args: Args) -> anyhow::Result<()> {
             "built": status == Status::Built,
             "status": status.name(),
             "bytes": size,
+            "shards": shards,
             "summary": t.summary,
         }));
     }
@@ -103,14 +103,36 @@ impl Status {
     }
 }
 
-fn status(def: &tablegen::catalog::TableDef, path: &std::path::Path) -> Status {
-    if std::fs::symlink_metadata(path).is_err() {
-        return Status::Missing;
-    }
-    match tablefmt::read_header(path) {
-        Ok(h) if check_against_catalog(def, &h).is_ok() => Status::Built,
-        Ok(_) => Status::Mismatched,
-        Err(_) => Status::Damaged,
+/// A table's status, its bytes (a sharded table's in all) and its number of
+/// shards (none for one file).
+fn status(
+    def: &tablegen::catalog::TableDef,
+    at: Option<&Located>,
+) -> (Status, Option<u64>, Option<usize>) {
+    let Some(at) = at else {
+        return (Status::Missing, None, None);
+    };
+    let opts = tablefmt::OpenOptions {
+        verify_checksum: false,
+        expect_id: None,
+    };
+    match at.header(&opts) {
+        Ok(o) => {
+            let status = if check_against_catalog(def, &o.header).is_ok() {
+                Status::Built
+            } else {
+                Status::Mismatched
+            };
+            let shards = o.shards.map(|(idx, _)| idx.shards.len());
+            (status, Some(o.header.bytes), shards)
+        }
+        Err(_) => {
+            let size = match at {
+                Located::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+                Located::Shards(_) => None,
+            };
+            (Status::Damaged, size, None)
+        }
     }
 }
 

@@ -4,11 +4,15 @@
 //! Each entry records the table's header figures and two hashes: `checksum`,
 //! the xxh3-128 of the payload that the file's header holds too, and `sha256`,
 //! the SHA-256 of the whole file (what `sha256sum` prints), which `verify`
-//! compares with every built table that has an entry.
+//! compares with every built table that has an entry. A sharded table's
+//! entry has, instead of `sha256`, `index_sha256` and a `shards` list (each
+//! shard's file, bytes, payload checksum and SHA-256); its `checksum` is that
+//! of the shards' payloads end to end, which is the one-file form's, and
+//! `bytes` the shards' in all.
 
 use super::bad;
 use std::path::Path;
-use tablegen::artifact::{artifact_path, encode};
+use tablegen::artifact::{artifact_path, encode, locate, Located};
 use tablegen::catalog::{self, TableDef};
 use tablegen::outln;
 use tablegen::progress::Progress;
@@ -21,9 +25,14 @@ pub struct Args {
     check: Option<u64>,
 }
 
-/// The manifest entry of an artifact.
-fn entry(def: &TableDef, h: &tablefmt::HeaderInfo, sha256: String) -> serde_json::Value {
-    serde_json::json!({
+/// The manifest entry of an artifact, checked: one file, or a sharded
+/// table's index and shards.
+fn entry(def: &TableDef, at: &Located) -> anyhow::Result<serde_json::Value> {
+    let opened = at.header(&tablefmt::OpenOptions::default())?;
+    let h = &opened.header;
+    tablegen::artifact::check_against_catalog(def, h)
+        .map_err(|m| bad(format!("{}: {m}", super::show_path(at.path()))))?;
+    let mut e = serde_json::json!({
         "id": def.id,
         "puzzle": def.puzzle,
         "storage": def.storage(),
@@ -33,8 +42,29 @@ fn entry(def: &TableDef, h: &tablefmt::HeaderInfo, sha256: String) -> serde_json
         "histogram": h.histogram,
         "bytes": h.bytes,
         "checksum": h.checksum,
-        "sha256": sha256,
-    })
+    });
+    match &opened.shards {
+        None => e["sha256"] = tablefmt::file_sha256(at.path())?.into(),
+        Some((index, files)) => {
+            e["index"] = super::file_name(at.path()).into();
+            e["index_sha256"] = tablefmt::file_sha256(at.path())?.into();
+            let shards = index
+                .shards
+                .iter()
+                .zip(files)
+                .map(|(s, f)| {
+                    Ok(serde_json::json!({
+                        "file": s.file,
+                        "bytes": s.bytes,
+                        "checksum": s.checksum,
+                        "sha256": tablefmt::file_sha256(f)?,
+                    }))
+                })
+                .collect::<Result<Vec<_>, tablefmt::FormatError>>()?;
+            e["shards"] = shards.into();
+        }
+    }
+    Ok(e)
 }
 
 pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
@@ -50,7 +80,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     let mut entries = Vec::new();
     for def in catalog::catalog() {
         let file = artifact_path(tables, def.id);
-        if !file.exists() {
+        let Some(at) = locate(tables, def.id) else {
             let kept = old.as_ref().and_then(|m| {
                 m["tables"]
                     .as_array()
@@ -69,11 +99,8 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                     )))
                 }
             }
-        }
-        let h = tablefmt::verify(&file)?;
-        tablegen::artifact::check_against_catalog(&def, &h)
-            .map_err(|m| bad(format!("{}: {m}", super::show_path(&file))))?;
-        entries.push(entry(&def, &h, tablefmt::file_sha256(&file)?));
+        };
+        entries.push(entry(&def, &at)?);
     }
     let text = serde_json::to_string_pretty(&serde_json::json!({ "tables": entries }))?;
     tablefmt::write_atomic(&path, format!("{text}\n").as_bytes())?;
@@ -104,11 +131,16 @@ fn check(path: &Path, max_states: u64) -> anyhow::Result<()> {
         let out = catalog::build(&def, &Progress::hidden()).map_err(anyhow::Error::msg)?;
         let bytes = encode(&def, &out)?;
         let got = tablefmt::Table::from_bytes(&bytes, &Default::default())?;
+        // A sharded entry's bytes and SHA-256 are its shards'; its checksum
+        // is the one file's all the same.
+        let one_file = !want["shards"].is_array();
         let same = got.info().checksum == want["checksum"].as_str().unwrap_or_default()
             && format!("{:016x}", got.info().definition_hash)
                 == want["definition_hash"].as_str().unwrap_or_default()
-            && bytes.len() as u64 == want["bytes"].as_u64().unwrap_or_default()
-            && tablefmt::sha256_hex(&bytes) == want["sha256"].as_str().unwrap_or_default();
+            && (!one_file
+                || (bytes.len() as u64 == want["bytes"].as_u64().unwrap_or_default()
+                    && tablefmt::sha256_hex(&bytes)
+                        == want["sha256"].as_str().unwrap_or_default()));
         if same {
             outln!("ok {} {}", def.id, got.info().checksum)?;
         } else {

@@ -8,8 +8,9 @@ pub mod manifest;
 pub mod publish;
 pub mod verify;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
+use tablegen::artifact::Located;
 use tablegen::catalog::{self, TableDef};
 
 pub use tablegen::cli::{bad, quote, show_path};
@@ -42,10 +43,11 @@ pub fn lookup(id: &str) -> anyhow::Result<TableDef> {
     })
 }
 
-/// What a command-line argument names: an artifact file, and the catalog table
-/// it must hold (for an id, or a file named `<catalog-id>.tbl`).
+/// What a command-line argument names: an artifact file or a shard index,
+/// and the catalog table it must hold (for an id, or a file named
+/// `<catalog-id>.tbl` or `<catalog-id>.shards.json`).
 pub struct Target {
-    pub path: PathBuf,
+    pub at: Located,
     pub def: Option<TableDef>,
 }
 
@@ -58,38 +60,42 @@ pub fn check_tables_dir(tables: &Path) -> anyhow::Result<()> {
     }
 }
 
-/// An argument that is either an artifact file or a catalog id.
+/// An argument that is either an artifact file, a shard index or a catalog id.
 pub fn resolve(tables: &Path, arg: &str) -> anyhow::Result<Target> {
     let p = Path::new(arg);
     // `symlink_metadata`: a dangling link or a link loop is a file argument too.
-    if arg.ends_with(".tbl") || arg.contains('/') || std::fs::symlink_metadata(p).is_ok() {
+    if arg.ends_with(".tbl")
+        || arg.ends_with(tablefmt::SHARD_INDEX_SUFFIX)
+        || arg.contains('/')
+        || std::fs::symlink_metadata(p).is_ok()
+    {
         return Ok(Target {
-            path: p.to_path_buf(),
+            at: Located::of_path(p),
             def: tablegen::artifact::catalog_table_of_file(p),
         });
     }
     let def = lookup(arg)?;
     check_tables_dir(tables)?;
-    let path = tablegen::artifact::artifact_path(tables, def.id);
-    match std::fs::metadata(&path) {
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(bad(format!(
-                "{} is not built (run `tablegen build {}`)",
-                show_path(&path),
-                def.id
-            )));
-        }
-        Err(e) => {
-            return Err(bad(format!(
-                "{}: {}",
-                show_path(&path),
-                tablefmt::io_reason(&e)
-            )));
-        }
+    let Some(at) = tablegen::artifact::locate(tables, def.id) else {
+        return Err(bad(format!(
+            "{} is not built (run `tablegen build {}`)",
+            show_path(&tablegen::artifact::artifact_path(tables, def.id)),
+            def.id
+        )));
+    };
+    if let Err(e) = std::fs::metadata(at.path()) {
+        return Err(bad(format!(
+            "{}: {}",
+            show_path(at.path()),
+            tablefmt::io_reason(&e)
+        )));
     }
-    Ok(Target {
-        path,
-        def: Some(def),
-    })
+    Ok(Target { at, def: Some(def) })
+}
+
+/// The last component of a path, as text (empty if it has none).
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }

@@ -2,11 +2,13 @@
 //! the table's figures and, for the raw and the compressed file, the size, the
 //! xxh3-128 (`checksum`, `compressed_checksum`) and the whole-file SHA-256
 //! (`sha256`, `compressed_sha256`: what `sha256sum` prints), which `install`
-//! checks.
+//! checks. A sharded table is published as its index, copied, and each shard
+//! compressed; its entry lists them (`index`, `index_sha256`, `shards`), and
+//! its `checksum` is the whole payload's, as in `tables/manifest.json`.
 
 use super::{bad, show_path};
 use std::path::{Path, PathBuf};
-use tablegen::artifact::{artifact_path, check_against_catalog};
+use tablegen::artifact::{check_against_catalog, locate, Located};
 use tablegen::outln;
 
 #[derive(clap::Args)]
@@ -39,32 +41,56 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     })?;
     let mut entries = Vec::new();
     for def in tablegen::catalog::catalog() {
-        let src = artifact_path(tables, def.id);
-        if !src.exists() {
+        let Some(at) = locate(tables, def.id) else {
             continue;
-        }
-        let h = tablefmt::verify(&src)?;
+        };
+        let opened = at.header(&tablefmt::OpenOptions::default())?;
+        let h = &opened.header;
         // Never publish another table under this one's name.
-        check_against_catalog(&def, &h).map_err(|m| bad(format!("{}: {m}", show_path(&src))))?;
-        let name = format!("{}.tbl.zst", def.id);
-        let dst = args.out.join(&name);
-        let (raw, compressed) = tablefmt::compress_file(&src, &dst, args.level)?;
-        let zbytes = std::fs::read(&dst)?;
-        let sha256 = tablefmt::file_sha256(&src)?;
-        outln!("{}: {} -> {} bytes", def.id, raw, compressed)?;
-        entries.push(serde_json::json!({
+        check_against_catalog(&def, h)
+            .map_err(|m| bad(format!("{}: {m}", show_path(at.path()))))?;
+        let mut entry = serde_json::json!({
             "id": def.id,
-            "file": name,
             "definition_hash": format!("{:016x}", h.definition_hash),
             "states": h.states,
             "histogram": h.histogram,
-            "bytes": raw,
+            "bytes": h.bytes,
             "checksum": h.checksum,
-            "sha256": sha256,
-            "compressed_bytes": compressed,
-            "compressed_checksum": tablefmt::checksum_hex(&zbytes),
-            "compressed_sha256": tablefmt::sha256_hex(&zbytes),
-        }));
+        });
+        match (&at, &opened.shards) {
+            (Located::Shards(index), Some((idx, files))) => {
+                let name = super::file_name(index);
+                let text = std::fs::read(index)
+                    .map_err(|e| tablefmt::FormatError::io(index, "cannot read", e))?;
+                tablefmt::write_atomic(&args.out.join(&name), &text)?;
+                let mut shards = Vec::with_capacity(files.len());
+                let mut compressed = 0;
+                for (s, f) in idx.shards.iter().zip(files) {
+                    let mut e = compress(f, &format!("{}.zst", s.file), &args)?;
+                    compressed += e["compressed_bytes"].as_u64().unwrap_or(0);
+                    e["checksum"] = s.checksum.clone().into();
+                    shards.push(e);
+                }
+                outln!(
+                    "{}: {} -> {} bytes in {} shards",
+                    def.id,
+                    h.bytes,
+                    compressed,
+                    shards.len()
+                )?;
+                entry["index"] = name.into();
+                entry["index_sha256"] = tablefmt::sha256_hex(&text).into();
+                entry["shards"] = shards.into();
+            }
+            _ => {
+                let e = compress(at.path(), &format!("{}.tbl.zst", def.id), &args)?;
+                outln!("{}: {} -> {} bytes", def.id, h.bytes, e["compressed_bytes"])?;
+                for (k, v) in e.as_object().into_iter().flatten() {
+                    entry[k] = v.clone();
+                }
+            }
+        }
+        entries.push(entry);
     }
     let manifest =
         serde_json::json!({ "generator": tablegen::artifact::generator(), "tables": entries });
@@ -73,4 +99,21 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         serde_json::to_string_pretty(&manifest)?.as_bytes(),
     )?;
     Ok(())
+}
+
+/// Compresses the table file `src` into `name` in the release directory and
+/// returns the fields of its entry: `file`, `sha256` (of `src`) and the
+/// compressed file's `compressed_bytes`, `compressed_checksum` and
+/// `compressed_sha256`.
+fn compress(src: &Path, name: &str, args: &Args) -> anyhow::Result<serde_json::Value> {
+    let dst = args.out.join(name);
+    let (_, compressed) = tablefmt::compress_file(src, &dst, args.level)?;
+    let zbytes = std::fs::read(&dst)?;
+    Ok(serde_json::json!({
+        "file": name,
+        "sha256": tablefmt::file_sha256(src)?,
+        "compressed_bytes": compressed,
+        "compressed_checksum": tablefmt::checksum_hex(&zbytes),
+        "compressed_sha256": tablefmt::sha256_hex(&zbytes),
+    }))
 }

@@ -1,11 +1,13 @@
 //! `tablegen verify`: every file's structure, payload checksum and padding
-//! ([`tablefmt::verify`]), that it holds the catalog table it stands for, and,
-//! when the directory holding it has a `manifest.json` with an entry for that
-//! table, that the whole file's SHA-256 is the entry's.
+//! ([`tablefmt::verify`]; for a sharded table, every shard's and each against
+//! the index), that it holds the catalog table it stands for, and, when the
+//! directory holding it has a `manifest.json` with an entry for that table,
+//! that the whole file's SHA-256 is the entry's (for a sharded table: the
+//! index's and every shard's, and the whole payload's checksum).
 
 use super::{bad, resolve, show_path, Target};
-use std::path::Path;
-use tablegen::artifact::{artifact_path, check_against_catalog};
+use std::path::{Path, PathBuf};
+use tablegen::artifact::{check_against_catalog, locate, Located};
 use tablegen::outln;
 
 #[derive(clap::Args)]
@@ -23,11 +25,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         super::check_tables_dir(tables)?;
         tablegen::catalog::catalog()
             .into_iter()
-            .map(|def| Target {
-                path: artifact_path(tables, def.id),
-                def: Some(def),
-            })
-            .filter(|t| std::fs::symlink_metadata(&t.path).is_ok())
+            .filter_map(|def| locate(tables, def.id).map(|at| Target { at, def: Some(def) }))
             .collect()
     } else if args.targets.is_empty() {
         return Err(bad("name the tables or files to verify, or --all"));
@@ -41,7 +39,12 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     let mut failures = Vec::new();
     for t in &targets {
         match check(t) {
-            Ok(h) => outln!("ok {} ({}, {} states)", show_path(&t.path), h.id, h.states)?,
+            Ok(h) => outln!(
+                "ok {} ({}, {} states)",
+                show_path(t.at.path()),
+                h.id,
+                h.states
+            )?,
             Err(msg) => {
                 // Each fault is said once: as it is found when there are several
                 // files, else as the command's one error line.
@@ -80,21 +83,26 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
 /// the file its directory's manifest lists. The error is one line naming the
 /// file.
 fn check(t: &Target) -> Result<tablefmt::HeaderInfo, String> {
-    let h = tablefmt::verify(&t.path).map_err(|e| e.to_string())?;
+    let path = t.at.path();
+    let opened =
+        t.at.header(&tablefmt::OpenOptions::default())
+            .map_err(|e| e.to_string())?;
+    let h = opened.header;
     let def = t.def.clone().or_else(|| tablegen::catalog::find(&h.id));
     if let Some(def) = &def {
-        check_against_catalog(def, &h).map_err(|m| format!("{}: {m}", show_path(&t.path)))?;
+        check_against_catalog(def, &h).map_err(|m| format!("{}: {m}", show_path(path)))?;
     }
-    check_manifest(&t.path, def.as_ref().map_or(h.id.as_str(), |d| d.id))?;
+    let id = def.as_ref().map_or(h.id.as_str(), |d| d.id);
+    match (&t.at, &opened.shards) {
+        (Located::Shards(index), Some((_, files))) => check_sharded_manifest(index, files, &h, id)?,
+        _ => check_manifest(path, id)?,
+    }
     Ok(h)
 }
 
-/// Compares the whole file's SHA-256 with the entry for `id` in the
-/// `manifest.json` of the directory that holds the file, when there is such an
-/// entry. The structure check and the payload checksum already catch any
-/// changed byte; this also catches a whole, valid table that is not the one
-/// the manifest lists (an older build, another generator).
-fn check_manifest(path: &Path, id: &str) -> Result<(), String> {
+/// The entry for `id` in the `manifest.json` of the directory that holds
+/// `path`, if there is such a file and entry.
+fn manifest_entry(path: &Path, id: &str) -> Result<Option<(PathBuf, serde_json::Value)>, String> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -102,7 +110,7 @@ fn check_manifest(path: &Path, id: &str) -> Result<(), String> {
     let mpath = dir.join("manifest.json");
     let text = match std::fs::read_to_string(&mpath) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
             return Err(format!(
                 "{}: {}",
@@ -115,8 +123,85 @@ fn check_manifest(path: &Path, id: &str) -> Result<(), String> {
         .map_err(|e| format!("{}: not a manifest: {e}", show_path(&mpath)))?;
     let entry = manifest["tables"]
         .as_array()
-        .and_then(|t| t.iter().find(|e| e["id"] == id));
-    let Some(want) = entry.and_then(|e| e["sha256"].as_str()) else {
+        .and_then(|t| t.iter().find(|e| e["id"] == id))
+        .cloned();
+    Ok(entry.map(|e| (mpath, e)))
+}
+
+/// Compares a sharded table with its manifest entry, when there is one: the
+/// whole payload's checksum, the index's SHA-256 and each shard's. An entry
+/// for the one-file form does not fit a sharded table.
+fn check_sharded_manifest(
+    index: &Path,
+    files: &[PathBuf],
+    h: &tablefmt::HeaderInfo,
+    id: &str,
+) -> Result<(), String> {
+    let Some((mpath, entry)) = manifest_entry(index, id)? else {
+        return Ok(());
+    };
+    let differs = |what: String, got: &str, want: &str| {
+        format!(
+            "{what}: {got}, but {} lists {want} for {id} (not the table the manifest lists)",
+            show_path(&mpath)
+        )
+    };
+    let want = entry["checksum"].as_str().unwrap_or_default();
+    if h.checksum != want {
+        return Err(differs(
+            format!("{} checksum", show_path(index)),
+            &h.checksum,
+            want,
+        ));
+    }
+    let Some(listed) = entry["shards"].as_array() else {
+        return Err(format!(
+            "{}: a sharded table, but {} lists {id} as one file",
+            show_path(index),
+            show_path(&mpath)
+        ));
+    };
+    let want = entry["index_sha256"].as_str().unwrap_or_default();
+    let got = tablefmt::file_sha256(index).map_err(|e| e.to_string())?;
+    if got != want {
+        return Err(differs(format!("{} SHA-256", show_path(index)), &got, want));
+    }
+    if listed.len() != files.len() {
+        return Err(format!(
+            "{}: {} shards, but {} lists {} for {id}",
+            show_path(index),
+            files.len(),
+            show_path(&mpath),
+            listed.len()
+        ));
+    }
+    for (file, e) in files.iter().zip(listed) {
+        let want = e["sha256"].as_str().unwrap_or_default();
+        let got = tablefmt::file_sha256(file).map_err(|e| e.to_string())?;
+        if got != want {
+            return Err(differs(format!("{} SHA-256", show_path(file)), &got, want));
+        }
+    }
+    Ok(())
+}
+
+/// Compares the whole file's SHA-256 with the entry for `id` in the
+/// `manifest.json` of the directory that holds the file, when there is such an
+/// entry. The structure check and the payload checksum already catch any
+/// changed byte; this also catches a whole, valid table that is not the one
+/// the manifest lists (an older build, another generator).
+fn check_manifest(path: &Path, id: &str) -> Result<(), String> {
+    let Some((mpath, entry)) = manifest_entry(path, id)? else {
+        return Ok(());
+    };
+    let Some(want) = entry["sha256"].as_str() else {
+        if entry["shards"].is_array() {
+            return Err(format!(
+                "{}: one file, but {} lists {id} as a sharded table",
+                show_path(path),
+                show_path(&mpath)
+            ));
+        }
         return Ok(());
     };
     let got = tablefmt::file_sha256(path).map_err(|e| e.to_string())?;
