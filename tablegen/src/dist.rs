@@ -25,6 +25,7 @@
 //! number of workers and processes.
 
 mod disk;
+mod recut;
 
 use crate::bfs::{Space, UNREACHED};
 use crate::progress::Progress;
@@ -185,6 +186,16 @@ pub fn timely_bfs<S: Space + Send + 'static>(
         ));
     }
     usize::try_from(space.size()).map_err(|_| "the space does not fit in memory".to_string())?;
+    // A checkpoint of another number of workers is cut anew for this one.
+    if let Some((dir, key)) = &cluster.checkpoint {
+        let peers = cluster.workers * cluster.processes.max(1);
+        if let Some((old, depth)) = recut::recut(dir, *key, space.size(), peers)? {
+            progress.update(
+                0,
+                &format!("the checkpoint of {old} workers (depth {depth}) cut anew for {peers}"),
+            );
+        }
+    }
     let space = Arc::new(space);
     let (tx, rx) = mpsc::channel::<Report>();
     let tx = std::sync::Mutex::new(tx);
@@ -1174,9 +1185,29 @@ mod tests {
             stop_after: stop,
             ..Cluster::local(workers)
         };
-        // Installments at depths 0, 3 and 20, the last with more workers
-        // (whose build does not take the others' checkpoints).
+        // Installments at depths 0, 3 and 20, the last with more workers,
+        // for whom the checkpoint is cut anew.
+        let layer = |i: usize, peers: usize, d: u8| {
+            let path = Checkpoint::new(&ckpt, 42, i, peers, 5000).layer_path(d);
+            zstd::decode_all(&std::fs::read(path).unwrap()[..]).unwrap()
+        };
+        let whole = |peers: usize, d: u8| {
+            (0..peers)
+                .flat_map(|i| layer(i, peers, d))
+                .collect::<Vec<u8>>()
+        };
         for (workers, stop) in [(2, 0), (2, 3), (3, 20), (3, 25)] {
+            if workers == 3 && stop == 20 {
+                let before: Vec<Vec<u8>> = (0..=3).map(|d| whole(2, d)).collect();
+                assert_eq!(recut::recut(&ckpt, 42, 5000, 3), Ok(Some((2, 3))));
+                assert_eq!(recut::recut(&ckpt, 42, 5000, 3), Ok(None));
+                let after: Vec<Vec<u8>> = (0..=3).map(|d| whole(3, d)).collect();
+                assert!(before == after, "the layers changed in the cut");
+                assert_eq!(before[3].len(), 5000usize.div_ceil(8));
+                assert!(!Checkpoint::new(&ckpt, 42, 0, 2, 5000).meta_path().exists());
+                // Another table's checkpoint is not cut.
+                assert_eq!(recut::recut(&ckpt, 43, 5000, 2), Ok(None));
+            }
             let e = timely_bfs(ring(), &cluster(workers, Some(stop)), &Progress::hidden());
             assert_eq!(
                 e.unwrap_err(),
@@ -1273,6 +1304,14 @@ mod tests {
             let e = timely_bfs(ring(), &cluster(Some(stop)), &Progress::hidden());
             assert!(e.unwrap_err().contains("stopped after"));
         }
+        // On three workers, then back on two (each time the checkpoint cut
+        // anew, the reached-states bitmaps made again from the layers).
+        let three = Cluster {
+            workers: 3,
+            ..cluster(Some(12))
+        };
+        let e = timely_bfs(ring(), &three, &Progress::hidden());
+        assert!(e.unwrap_err().contains("stopped after depth 12"));
         for e in std::fs::read_dir(&work).unwrap() {
             let p = e.unwrap().path();
             if p.to_string_lossy().contains("-visited-") {

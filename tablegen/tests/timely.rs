@@ -191,11 +191,16 @@ fn out_of_core_builds_equal_in_memory() {
 /// A build stopped in memory resumes out of core (the checkpoints are the
 /// out-of-core engine's layers), and the other way round.
 #[test]
-fn checkpoints_pass_between_the_engines() {
+fn checkpoints_pass_between_the_engines_and_worker_counts() {
     let want = in_memory("2x2x2-htm");
+    // The second run on another number of workers: the checkpoint is cut
+    // anew for them.
     for (first, then) in [
-        ([].as_slice(), ["--memory-limit", "1MiB"].as_slice()),
-        (&["--memory-limit", "1MiB"], &[]),
+        (
+            [].as_slice(),
+            ["--memory-limit", "1MiB", "--workers", "3"].as_slice(),
+        ),
+        (&["--memory-limit", "1MiB"], &["--workers", "1"]),
     ] {
         let dir = tempfile::tempdir().unwrap();
         tablegen(dir.path())
@@ -212,10 +217,11 @@ fn checkpoints_pass_between_the_engines() {
             .assert()
             .code(1);
         tablegen(dir.path())
-            .args(["build", "2x2x2-htm", "--workers", "2"])
+            .args(["build", "2x2x2-htm"])
             .args(then)
             .assert()
             .success()
+            .stderr(predicate::str::contains("workers (depth 7) cut anew for"))
             .stderr(predicate::str::contains(
                 "resumed from the checkpoint of depth 7",
             ));
