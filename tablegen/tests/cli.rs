@@ -987,6 +987,23 @@ fn verify_refuses_any_changed_byte() {
         .stderr(predicate::str::contains("padding"));
 }
 
+/// A dense table file written again with another generator string: whole
+/// and valid, the same values, other bytes.
+fn another_generator(table: &[u8]) -> Vec<u8> {
+    let t = tablefmt::Table::from_bytes(table, &Default::default()).unwrap();
+    let h = t.info();
+    let meta = tablefmt::TableMeta {
+        id: h.id.clone(),
+        definition_hash: h.definition_hash,
+        states: h.states,
+        histogram: h.histogram.clone(),
+        generator: "another generator".into(),
+        meta: h.meta.clone(),
+    };
+    let values: Vec<u8> = t.dense().unwrap().iter().collect();
+    tablefmt::encode_dense(&meta, &values, h.encoding).unwrap()
+}
+
 /// With a `manifest.json` beside it, `verify` also compares the whole file's
 /// SHA-256 with the manifest's entry: a valid table of the right id and
 /// definition that is not the file the manifest lists is refused.
@@ -1007,19 +1024,7 @@ fn verify_compares_the_manifest_sha256() {
     }
     // The same table written again with another generator string: whole and
     // valid, but not the file of the manifest.
-    let t = tablefmt::Table::from_bytes(&good, &Default::default()).unwrap();
-    let h = t.info();
-    let meta = tablefmt::TableMeta {
-        id: h.id.clone(),
-        definition_hash: h.definition_hash,
-        states: h.states,
-        histogram: h.histogram.clone(),
-        generator: "another generator".into(),
-        meta: h.meta.clone(),
-    };
-    let values: Vec<u8> = t.dense().unwrap().iter().collect();
-    let other = tablefmt::encode_dense(&meta, &values, h.encoding).unwrap();
-    std::fs::write(&path, &other).unwrap();
+    std::fs::write(&path, another_generator(&good)).unwrap();
     for args in [
         vec!["verify", "--all"],
         vec!["verify", "4x4x4-lr-stage"],
@@ -1136,22 +1141,7 @@ fn sharded_tables_are_one_table_to_every_command() {
     // string) is refused by its SHA-256.
     let shard = tables.join("4x4x4-lr-stage.001-of-002.tbl");
     let kept = std::fs::read(&shard).unwrap();
-    let t = tablefmt::Table::from_bytes(&kept, &Default::default()).unwrap();
-    let h = t.info();
-    let meta = tablefmt::TableMeta {
-        id: h.id.clone(),
-        definition_hash: h.definition_hash,
-        states: h.states,
-        histogram: h.histogram.clone(),
-        generator: "another generator".into(),
-        meta: h.meta.clone(),
-    };
-    let values: Vec<u8> = t.dense().unwrap().iter().collect();
-    std::fs::write(
-        &shard,
-        tablefmt::encode_dense(&meta, &values, h.encoding).unwrap(),
-    )
-    .unwrap();
+    std::fs::write(&shard, another_generator(&kept)).unwrap();
     tablegen(&tables)
         .args(["verify", "4x4x4-lr-stage"])
         .assert()

@@ -16,6 +16,11 @@
 //! starts over, as before.
 
 use super::{peers_of, Checkpoint};
+
+/// An error line about a checkpoint file or directory.
+fn io(p: &Path, e: &dyn std::fmt::Display) -> String {
+    format!("checkpoint {}: {e}", p.display())
+}
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
@@ -38,7 +43,6 @@ pub(super) fn recut(
     size: u64,
     peers: usize,
 ) -> Result<Option<(usize, u8)>, String> {
-    let io = |p: &Path, e: &dyn std::fmt::Display| format!("checkpoint {}: {e}", p.display());
     let handle = match std::fs::File::open(dir) {
         Ok(h) => h,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -58,7 +62,6 @@ fn recut_locked(
     size: u64,
     peers: usize,
 ) -> Result<Option<(usize, u8)>, String> {
-    let io = |p: &Path, e: &dyn std::fmt::Display| format!("checkpoint {}: {e}", p.display());
     if complete(dir, key, size, peers).is_some() {
         return Ok(None);
     }
@@ -141,7 +144,6 @@ fn cut_layer(
     to: usize,
     depth: u8,
 ) -> Result<(), String> {
-    let io = |p: &Path, e: &dyn std::fmt::Display| format!("checkpoint {}: {e}", p.display());
     // The old slices' bitmaps, one after the other, as one reader.
     let mut stream: Box<dyn Read> = Box::new(std::io::empty());
     for i in 0..from {
