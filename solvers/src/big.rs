@@ -36,7 +36,8 @@
 
 use crate::moves::simplify;
 use crate::SolveError;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -44,11 +45,35 @@ use tablegen::cube::CubeN;
 use tablegen::notation::{Face, Move, MoveKind};
 use tablegen::orbits::Orbits;
 
-/// Candidates the centre search looks one cycle past (1: none).
-const LOOKAHEAD: usize = 12;
+/// The most facelets a cycle moves in its orbit (two 3-cycles).
+const MAX_PAIRS: usize = 6;
 
-/// Setups of none or one face turn (the first of [`Reducer::setups`]).
-const ONE_TURN_SETUPS: usize = 19;
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// Marks the given facelets among `len`.
+fn marks(len: usize, facelets: impl IntoIterator<Item = usize>) -> Vec<bool> {
+    let mut out = vec![false; len];
+    for f in facelets {
+        out[f] = true;
+    }
+    out
+}
 
 /// The smallest cube this solver takes (smaller ones have their own).
 pub const MIN_N: usize = 6;
@@ -100,18 +125,38 @@ fn layer_turn(face: Face, layer: usize, turns: u8) -> Move {
     }
 }
 
+/// Setup sequences of the given turns: none, one turn, then two turns of
+/// different layers.
+fn sequences(turns: &[Move]) -> Vec<Vec<Move>> {
+    let mut seqs: Vec<Vec<Move>> = vec![vec![]];
+    seqs.extend(turns.iter().map(|&x| vec![x]));
+    for &x in turns {
+        for &y in turns {
+            if (y.face, y.kind) != (x.face, x.kind) {
+                seqs.push(vec![x, y]);
+            }
+        }
+    }
+    seqs
+}
+
 fn inverse(moves: &[Move]) -> Vec<Move> {
     moves.iter().rev().map(|m| m.inverse()).collect()
 }
 
-/// A setup: the moves and where their inverse sends each facelet.
-fn setup(cube: &CubeN, s: Vec<Move>) -> Setup {
+/// A setup: the moves and where their inverse sends each facelet; `kept`
+/// when the setup is not undone after its cycle.
+fn setup(cube: &CubeN, s: Vec<Move>, kept: bool) -> Setup {
     let t = track(cube, &inverse(&s));
     let mut dest = vec![0u32; t.len()];
     for (j, &src) in t.iter().enumerate() {
         dest[src as usize] = j as u32;
     }
-    (s, dest)
+    Setup {
+        moves: s,
+        dest,
+        kept,
+    }
 }
 
 /// Keeps each effect once, and each sequence's inverse too.
@@ -288,11 +333,20 @@ struct Cand {
     base: u32,
     setup: u32,
     cost: u32,
-    /// (from, to) of each facelet it moves; those of the units' first
-    /// facelets (every centre facelet, each wing's first) come first.
-    pairs: Vec<(u32, u32)>,
-    /// How many of `pairs` are units' first facelets.
+    /// (from, to) of each facelet it moves, the first `len`; those of the
+    /// units' first facelets (every centre facelet, each wing's first) come
+    /// first. Held inline: a cube's candidates run to millions.
+    moved: [(u32, u32); MAX_PAIRS],
+    len: u8,
+    /// How many of the pairs are units' first facelets.
     leads: u8,
+}
+
+impl Cand {
+    /// (from, to) of each facelet it moves, the units' first facelets first.
+    fn pairs(&self) -> &[(u32, u32)] {
+        &self.moved[..self.len as usize]
+    }
 }
 
 /// How an orbit's small cube sits in the N-cube: the small cube's size, its
@@ -310,9 +364,17 @@ pub struct Reducer {
     n: usize,
     cube: CubeN,
     orbits: Orbits,
-    /// Face-turn setups (none, one turn, two turns of different faces), each
-    /// with where its inverse sends every facelet.
-    setups: Vec<Setup>,
+    /// Setups of none, one or two turns of the small cube (its faces and
+    /// its `Rw`), each with where its inverse sends every facelet; kept. The
+    /// single turns come first (`small_one_turn` of them, with none).
+    small_setups: Vec<Setup>,
+    small_one_turn: usize,
+    /// The centre orbits that are not representatives, by their two depths
+    /// (an oblique orbit with its mirror, whose cycles share layers).
+    groups: Vec<(Depths, Vec<usize>)>,
+    /// The cycles of each kind of centre group, made once (see
+    /// [`Reducer::kind_candidates`]).
+    kind_cands: [OnceLock<(usize, Vec<Cand>)>; 3],
 }
 
 /// A wing cycle in a wing orbit's local indices: its (from, to) pairs, its
@@ -320,7 +382,18 @@ pub struct Reducer {
 type LocalCycle = (Vec<(u32, u32)>, u32, Cand);
 
 /// Moves that set a cycle up, and where their inverse sends each facelet.
-type Setup = (Vec<Move>, Vec<u32>);
+///
+/// A setup is undone after its cycle, unless it is `kept`: a setup of turns
+/// of the small cube (faces, and blocks that end between two groups of
+/// layers) moves whole groups onto whole groups, so it keeps every paired
+/// wing and placed centre as it is. The cycle's effect is then the same as
+/// with the setup undone, followed by the setup, and the setup costs its
+/// length once instead of twice.
+struct Setup {
+    moves: Vec<Move>,
+    dest: Vec<u32>,
+    kept: bool,
+}
 
 /// A centre orbit's two depths, the smaller first.
 type Depths = (usize, usize);
@@ -338,32 +411,49 @@ impl Reducer {
     /// The reducer of an N-cube, `MIN_N <= n <= MAX_N`.
     pub fn new(n: usize) -> Reducer {
         let cube = CubeN::new(n);
-        let mut seqs: Vec<Vec<Move>> = vec![vec![]];
-        for f in Face::ALL {
-            for t in 1..=3u8 {
-                seqs.push(vec![Move::face(f, t)]);
-            }
-        }
-        for f in Face::ALL {
-            for t in 1..=3u8 {
-                for g in Face::ALL {
-                    if g == f {
-                        continue;
-                    }
-                    for u in 1..=3u8 {
-                        seqs.push(vec![Move::face(f, t), Move::face(g, u)]);
-                    }
-                }
-            }
-        }
-        let setups = seqs.into_iter().map(|s| setup(&cube, s)).collect();
+        // The small cube's turns: its faces, and its `Rw` (the N-cube's
+        // `hRw`; the small `3Rw` of odd N is `Lw'` turned, and so are the
+        // even N's `hLw` and `hRw'`: the whole-cube turn changes nothing
+        // a setup does, so the opposite face's block stands for it).
+        let small: Vec<Move> = Face::ALL
+            .iter()
+            .flat_map(|&f| {
+                (1..=3u8).flat_map(move |t| [Move::face(f, t), Move::block(f, (n / 2) as u8, t)])
+            })
+            .collect();
+        let small_setups: Vec<Setup> = sequences(&small)
+            .into_iter()
+            .map(|s| setup(&cube, s, true))
+            .collect();
         let orbits = Orbits::new(&cube);
-        Reducer {
+        let mut r = Reducer {
             n,
             cube,
             orbits,
-            setups,
+            small_setups,
+            small_one_turn: 1 + small.len(),
+            groups: Vec::new(),
+            kind_cands: Default::default(),
+        };
+        let mut groups: Vec<(Depths, Vec<usize>)> = Vec::new();
+        for o in &r.orbits.centres {
+            let rep = o.iter().all(|&f| {
+                let (row, col) = ((f / n) % n, f % n);
+                r.rep(row) == row && r.rep(col) == col
+            });
+            if rep {
+                continue;
+            }
+            let (row, col) = ((o[0] / n) % n, o[0] % n);
+            let (a, b) = (depth(row, n), depth(col, n));
+            let key = (a.min(b), a.max(b));
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, u)) => u.extend(o),
+                None => groups.push((key, o.clone())),
+            }
         }
+        r.groups = groups;
+        r
     }
 
     /// The representative of coordinate `x` (a row or column index): the
@@ -476,7 +566,7 @@ impl Reducer {
         &self,
         facelets: &[usize],
         lay: &Layout,
-        lead: &HashSet<u32>,
+        lead: &[bool],
         setups: &[Setup],
     ) -> Vec<Cand> {
         let n = self.n;
@@ -489,7 +579,15 @@ impl Reducer {
             (r < n && c < n).then(|| ((face * n + r) * n + c) as u32)
         };
         let mut out: Vec<Cand> = Vec::new();
-        let mut index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+        // Keyed by a hash of the effect already: no second hash.
+        let mut index: HashMap<u64, usize, BuildHasherDefault<KeyHasher>> =
+            HashMap::with_capacity_and_hasher(1 << 16, Default::default());
+        let mut buf = [(0u32, 0u32); MAX_PAIRS];
+        // The turn of each setup next to the cycle.
+        let next_to: Vec<Option<_>> = setups
+            .iter()
+            .map(|x| x.moves.last().map(|&m| self.cube.perm(m)))
+            .collect();
         for (bi, b) in bases(lay.kind).iter().enumerate() {
             let pairs: Option<Vec<(u32, u32)>> = b
                 .pairs
@@ -497,7 +595,9 @@ impl Reducer {
                 .map(|&(f, t)| Some((carry(f)?, carry(t)?)))
                 .collect();
             let Some(pairs) = pairs else { continue };
-            if !pairs.iter().all(|&(f, _)| inside.contains(&(f as usize))) {
+            if pairs.len() > MAX_PAIRS
+                || !pairs.iter().all(|&(f, _)| inside.contains(&(f as usize)))
+            {
                 continue;
             }
             let cost: u32 = b
@@ -511,29 +611,49 @@ impl Reducer {
                     }
                 })
                 .sum();
-            for (si, (s, dest)) in setups.iter().enumerate() {
-                let mut pairs: Vec<(u32, u32)> = pairs
-                    .iter()
-                    .map(|&(f, t)| (dest[f as usize], dest[t as usize]))
-                    .collect();
-                pairs.sort_by_key(|&(f, _)| !lead.contains(&f));
-                let leads = pairs.iter().filter(|(f, _)| lead.contains(f)).count() as u8;
+            for (
+                si,
+                Setup {
+                    moves: s,
+                    dest,
+                    kept,
+                },
+            ) in setups.iter().enumerate()
+            {
+                // A setup whose turn next to the cycle moves none of its
+                // facelets does what the setup without that turn does, at a
+                // higher cost.
+                if let Some(p) = &next_to[si] {
+                    if pairs.iter().all(|&(f, _)| p[f as usize] as u32 == f) {
+                        continue;
+                    }
+                }
+                let moved = &mut buf[..pairs.len()];
+                for (slot, &(f, t)) in moved.iter_mut().zip(&pairs) {
+                    *slot = (dest[f as usize], dest[t as usize]);
+                }
+                moved.sort_unstable();
+                // The effect as a number (a collision only drops a cycle).
+                let key = moved.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &(f, t)| {
+                    (h ^ (u64::from(f) << 32 | u64::from(t))).wrapping_mul(0x0000_0100_0000_01b3)
+                });
+                let cost = cost + if *kept { 1 } else { 2 } * s.len() as u32;
+                let at = index.get(&key).copied();
+                if at.is_some_and(|i| out[i].cost <= cost) {
+                    continue;
+                }
+                // The units' first facelets first.
+                moved.sort_by_key(|&(f, _)| !lead[f as usize]);
                 let cand = Cand {
                     base: bi as u32,
                     setup: si as u32,
-                    cost: cost + 2 * s.len() as u32,
-                    pairs,
-                    leads,
+                    cost,
+                    leads: moved.iter().filter(|&&(f, _)| lead[f as usize]).count() as u8,
+                    len: moved.len() as u8,
+                    moved: buf,
                 };
-                // The effect as a number (a collision only drops a cycle).
-                let mut sorted = cand.pairs.clone();
-                sorted.sort_unstable();
-                let key = sorted.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &(f, t)| {
-                    (h ^ (u64::from(f) << 32 | u64::from(t))).wrapping_mul(0x0000_0100_0000_01b3)
-                });
-                match index.get(&key) {
-                    Some(&i) if out[i].cost <= cand.cost => {}
-                    Some(&i) => out[i] = cand,
+                match at {
+                    Some(i) => out[i] = cand,
                     None => {
                         index.insert(key, out.len());
                         out.push(cand);
@@ -546,8 +666,8 @@ impl Reducer {
 
     /// The moves of a candidate on the N-cube.
     fn cand_moves(&self, c: &Cand, lay: &Layout, setups: &[Setup]) -> Vec<Move> {
-        let setup = &setups[c.setup as usize].0;
-        let mut out = setup.clone();
+        let setup = &setups[c.setup as usize];
+        let mut out = setup.moves.clone();
         out.extend(
             bases(lay.kind)[c.base as usize]
                 .moves
@@ -557,21 +677,24 @@ impl Reducer {
                     _ => m,
                 }),
         );
-        out.extend(inverse(setup));
+        if !setup.kept {
+            out.extend(inverse(&setup.moves));
+        }
         out
     }
 
-    /// Places the facelets of one group of centre orbits by greedy cycles;
-    /// returns the moves and updates `state` (the representatives and the
-    /// wings never move).
-    fn place(&self, state: &mut [u8], facelets: &[usize]) -> Result<Vec<Move>, SolveError> {
-        let target = self.target(state);
+    /// Places the facelets of centre group `g` by greedy cycles behind
+    /// setups of up to two turns of the small cube; returns the moves and
+    /// updates `state` (the setups, kept, turn the small cube; every
+    /// finished facelet stays its representative's colour).
+    fn place(&self, state: &mut [u8], g: usize) -> Result<Vec<Move>, SolveError> {
+        let facelets = &self.groups[g].1;
         let lay = self.layout(facelets[0], false);
-        let lead: HashSet<u32> = facelets.iter().map(|&f| f as u32).collect();
-        // One-turn setups first; two-turn ones once those run out.
-        let mut cands = self.candidates(facelets, &lay, &lead, &self.setups[..ONE_TURN_SETUPS]);
-        let mut all_setups = false;
-        let right = |s: &[u8], f: u32, t: u32| s[f as usize] == target[t as usize];
+        // The cycles of the first group of this kind, and where each of its
+        // facelets stands in this group.
+        let (canon, cands) = self.kind_candidates(lay.kind);
+        let at = self.relabel(canon, g);
+        let mut target = self.target(state);
         let mut moves = Vec::new();
         let mut idle = 0u32;
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
@@ -579,6 +702,8 @@ impl Reducer {
             if facelets.iter().all(|&f| state[f] == target[f]) {
                 return Ok(moves);
             }
+            let right =
+                |f: u32, t: u32| state[at[f as usize] as usize] == target[at[t as usize] as usize];
             // The most units placed per move; if none places one, a cheap
             // cycle that moves a misplaced unit and places as many as it
             // takes away (picked at random among the cheapest few).
@@ -587,10 +712,10 @@ impl Reducer {
             for (i, c) in cands.iter().enumerate() {
                 let mut gain = 0i32;
                 let mut touches = false;
-                for &(f, t) in &c.pairs[..c.leads as usize] {
-                    let before = right(state, t, t);
+                for &(f, t) in &c.pairs()[..c.leads as usize] {
+                    let before = right(t, t);
                     touches |= !before;
-                    gain += i32::from(right(state, f, t)) - i32::from(before);
+                    gain += i32::from(right(f, t)) - i32::from(before);
                 }
                 if gain == 0 && touches {
                     level.push(i);
@@ -603,55 +728,10 @@ impl Reducer {
                     best = Some((g, c.cost, i));
                 }
             }
-            // Look one cycle ahead from the best few: the pair that places
-            // the most per move decides the first.
-            if best.is_some() && LOOKAHEAD > 1 {
-                let gain_at = |s: &[u8], c: &Cand| -> i32 {
-                    c.pairs[..c.leads as usize]
-                        .iter()
-                        .map(|&(f, t)| i32::from(right(s, f, t)) - i32::from(right(s, t, t)))
-                        .sum()
-                };
-                let mut ranked: Vec<(u32, u32, usize)> = cands
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, c)| {
-                        let g = gain_at(state, c);
-                        (g > 0).then_some((g as u32, c.cost, i))
-                    })
-                    .collect();
-                ranked.sort_by(|a, b| (b.0 * a.1).cmp(&(a.0 * b.1)));
-                ranked.truncate(LOOKAHEAD);
-                let mut sim = state.to_vec();
-                let mut pick: Option<(u32, u32, usize)> = None;
-                for &(g1, c1, i) in &ranked {
-                    sim.copy_from_slice(state);
-                    for &(f, t) in &cands[i].pairs {
-                        sim[t as usize] = state[f as usize];
-                    }
-                    let mut next = (0u32, 1u32);
-                    for c in &cands {
-                        let g = gain_at(&sim, c);
-                        if g > 0 && (g as u32) * next.1 > next.0 * c.cost {
-                            next = (g as u32, c.cost);
-                        }
-                    }
-                    let (g, c) = (g1 + next.0, c1 + if next.0 > 0 { next.1 } else { 0 });
-                    if pick.is_none_or(|(pg, pc, _)| g * pc > pg * c) {
-                        pick = Some((g, c, i));
-                    }
-                }
-                best = pick.or(best);
-            }
             let i = match best {
                 Some((_, _, i)) => {
                     idle = 0;
                     i
-                }
-                None if !all_setups => {
-                    all_setups = true;
-                    cands = self.candidates(facelets, &lay, &lead, &self.setups);
-                    continue;
                 }
                 None => {
                     idle += 1;
@@ -667,12 +747,10 @@ impl Reducer {
                     few[(rng % few.len() as u64) as usize]
                 }
             };
-            let c = &cands[i];
-            let old: Vec<u8> = c.pairs.iter().map(|&(f, _)| state[f as usize]).collect();
-            for (&(_, t), v) in c.pairs.iter().zip(old) {
-                state[t as usize] = v;
-            }
-            moves.extend(self.cand_moves(c, &lay, &self.setups));
+            let seq = self.cand_moves(&cands[i], &lay, &self.small_setups);
+            self.cube.apply_alg(state, &seq);
+            moves.extend(seq);
+            target = self.target(state);
         }
         Err(SolveError::Internal("an orbit did not come home".into()))
     }
@@ -700,29 +778,73 @@ impl Reducer {
         for w in wings {
             red.wings.extend(self.pair_wings(state, w)?);
         }
-        // Centre orbits by their two depths: an oblique orbit with its
-        // mirror, whose cycles share layers.
-        let mut groups: Vec<(Depths, Vec<usize>)> = Vec::new();
-        for o in &self.orbits.centres {
-            let rep = o.iter().all(|&f| {
-                let (r, c) = ((f / n) % n, f % n);
-                self.rep(r) == r && self.rep(c) == c
-            });
-            if rep {
-                continue;
-            }
-            let (r, c) = ((o[0] / n) % n, o[0] % n);
-            let (a, b) = (depth(r, n), depth(c, n));
-            let key = (a.min(b), a.max(b));
-            match groups.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, u)) => u.extend(o),
-                None => groups.push((key, o.clone())),
-            }
-        }
-        for (_, facelets) in &groups {
-            red.centres.extend(self.place(state, facelets)?);
+        for g in 0..self.groups.len() {
+            red.centres.extend(self.place(state, g)?);
         }
         Ok(red)
+    }
+
+    /// The cycles of the first centre group of a kind (X-, T- or oblique
+    /// orbits) behind every setup, made once, with that group's index.
+    ///
+    /// Every group of a kind is the first one with its layers renamed: the
+    /// small cube's turns move each alike (a face turn turns every depth,
+    /// and the small cube's `Rw` holds every layer short of the middle), so
+    /// the first group's cycles, renamed, are each group's own (tested).
+    fn kind_candidates(&self, kind: u8) -> (usize, &[Cand]) {
+        let (canon, cands) = self.kind_cands[kind as usize].get_or_init(|| {
+            let g = (0..self.groups.len())
+                .find(|&g| self.layout(self.groups[g].1[0], false).kind == kind)
+                .unwrap_or(0);
+            let facelets = &self.groups[g].1;
+            let lay = self.layout(facelets[0], false);
+            let lead = marks(self.cube.facelets(), facelets.iter().copied());
+            (
+                g,
+                self.candidates(facelets, &lay, &lead, &self.small_setups),
+            )
+        });
+        (*canon, cands)
+    }
+
+    /// Where each facelet of centre group `from` stands in group `to` of
+    /// the same kind (and every other facelet where it is): rows and
+    /// columns at one depth of `from` go to the same side at `to`'s.
+    fn relabel(&self, from: usize, to: usize) -> Vec<u32> {
+        let n = self.n;
+        let ((a0, b0), (a1, b1)) = (self.groups[from].0, self.groups[to].0);
+        let coord = |x: usize| {
+            let d = depth(x, n);
+            let e = if d == a0 {
+                a1
+            } else if d == b0 {
+                b1
+            } else {
+                return x;
+            };
+            if x < n / 2 {
+                e
+            } else {
+                n - 1 - e
+            }
+        };
+        let mut at: Vec<u32> = (0..self.cube.facelets() as u32).collect();
+        for &f in &self.groups[from].1 {
+            let (face, r, c) = (f / (n * n), (f / n) % n, f % n);
+            at[f] = ((face * n + coord(r)) * n + coord(c)) as u32;
+        }
+        at
+    }
+
+    /// Makes the centre cycles now (a solver's start-up) rather than in its
+    /// first solve.
+    pub fn prepare(&self) {
+        for kind in 0..3 {
+            if (0..self.groups.len()).any(|g| self.layout(self.groups[g].1[0], false).kind == kind)
+            {
+                self.kind_candidates(kind);
+            }
+        }
     }
 
     /// Pairs one wing orbit (depth `a`) with the representatives', greedily:
@@ -766,31 +888,29 @@ impl Reducer {
             return Err(SolveError::Internal("a free turn leaves the wings".into()));
         }
         let lay = self.layout(units[0][0], true);
-        let lead: HashSet<u32> = units.iter().map(|u| u[0] as u32).collect();
-        // Cycles set up by a face turn; when those run out, by up to two
-        // free turns (the blocks too: the wing phase may move the centres).
+        let lead = marks(self.cube.facelets(), units.iter().map(|u| u[0]));
+        // Cycles set up by a turn of the small cube (kept); when those run
+        // out, by up to two free turns (the blocks too: the wing phase may
+        // move the centres).
         let wide: Vec<Setup> = {
-            // None, then one free turn, then two.
-            let mut seqs: Vec<Vec<Move>> = vec![vec![]];
-            seqs.extend(free.iter().map(|&x| vec![x]));
-            for &x in &free {
-                for &y in &free {
-                    if (y.face, y.kind) != (x.face, x.kind) {
-                        seqs.push(vec![x, y]);
-                    }
-                }
-            }
-            seqs.into_iter().map(|q| setup(&self.cube, q)).collect()
+            // None, then one free turn, then two; kept when only faces.
+            sequences(&free)
+                .into_iter()
+                .map(|q| {
+                    let faces = q.iter().all(|m| m.kind == MoveKind::Block(1));
+                    setup(&self.cube, q, faces)
+                })
+                .collect()
         };
         let tiers = [1 + free.len(), wide.len()];
-        let mut setups: &[Setup] = &self.setups[..ONE_TURN_SETUPS];
+        let mut setups: &[Setup] = &self.small_setups[..self.small_one_turn];
         // The orbit's cycles behind the given setups, in local indices.
         let cycles_with = |setups: &[Setup]| -> Vec<LocalCycle> {
             self.candidates(&facelets[..k], &lay, &lead, setups)
                 .into_iter()
                 .map(|c| {
                     let pairs = c
-                        .pairs
+                        .pairs()
                         .iter()
                         .map(|&(f, t)| (local[f as usize], local[t as usize]))
                         .collect();
@@ -890,14 +1010,10 @@ impl Reducer {
                     }
                 }
                 Some((_, _, Err(i))) => {
-                    let (pairs, _, c) = &cycles[i];
-                    let old = s.clone();
-                    for &(f, t) in pairs {
-                        s[t as usize] = old[f as usize];
-                    }
-                    let seq = self.cand_moves(&c.clone(), &lay, setups);
+                    let seq = self.cand_moves(&cycles[i].2, &lay, setups);
                     self.cube.apply_alg(state, &seq);
                     moves.extend(seq);
+                    s = facelets.iter().map(|&f| state[f]).collect();
                 }
                 None if tier < tiers.len() => {
                     // Cycles set up by one free turn, then by two.
@@ -974,7 +1090,11 @@ impl Solver {
             Small::Five(Box::new(crate::cube5::Solver::load(dir, quiet)?))
         };
         Ok(Solver {
-            reducer: Reducer::new(n),
+            reducer: {
+                let r = Reducer::new(n);
+                r.prepare();
+                r
+            },
             small,
         })
     }
@@ -1128,8 +1248,9 @@ mod tests {
                     continue; // the representatives' own orbit is never cycled
                 }
                 let lay = r.layout(o[0], wing);
-                let lead = o.iter().map(|&f| f as u32).collect();
-                let cands = r.candidates(&o, &lay, &lead, &r.setups);
+                let lead = marks(r.cube.facelets(), o.iter().copied());
+                let setups = &r.small_setups;
+                let cands = r.candidates(&o, &lay, &lead, setups);
                 assert!(!cands.is_empty(), "{n}: no cycles");
                 // Wing cycles may move centres that are not representatives
                 // (placed later); nothing else.
@@ -1145,18 +1266,97 @@ mod tests {
                     .map(|&f| f as u32)
                     .collect();
                 for c in cands.iter().step_by(97) {
-                    let t = track(&r.cube, &r.cand_moves(c, &lay, &r.setups));
+                    // The effect named is the cycle's with its setup undone.
+                    let mut moves = r.cand_moves(c, &lay, setups);
+                    let setup = &setups[c.setup as usize];
+                    if setup.kept {
+                        moves.extend(inverse(&setup.moves));
+                    }
+                    let t = track(&r.cube, &moves);
                     let mut got: Vec<(u32, u32)> = moved(&t)
                         .iter()
                         .map(|&(f, t)| (f as u32, t as u32))
                         .filter(|(f, _)| !(wing && free.contains(f)))
                         .collect();
                     got.sort_unstable();
-                    let mut want = c.pairs.clone();
+                    let mut want = c.pairs().to_vec();
                     want.sort_unstable();
                     assert_eq!(got, want, "{n}");
                 }
             }
+        }
+    }
+
+    /// Each centre group's own cycles are its kind's first group's, renamed
+    /// (what [`Reducer::kind_candidates`] relies on), on cubes with several
+    /// groups of each kind.
+    #[test]
+    fn groups_of_a_kind_share_their_cycles() {
+        for n in [9, 10] {
+            let r = Reducer::new(n);
+            let setups = &r.small_setups[..r.small_one_turn];
+            let cycles = |g: usize| {
+                let facelets = &r.groups[g].1;
+                let lay = r.layout(facelets[0], false);
+                let lead = marks(r.cube.facelets(), facelets.iter().copied());
+                (lay.kind, r.candidates(facelets, &lay, &lead, setups))
+            };
+            let mut first: Vec<Option<(usize, Vec<Cand>)>> = vec![None, None, None];
+            let mut renamed = 0;
+            for g in 0..r.groups.len() {
+                let (kind, own) = cycles(g);
+                let Some((canon, theirs)) = &first[kind as usize] else {
+                    first[kind as usize] = Some((g, own));
+                    continue;
+                };
+                let at = r.relabel(*canon, g);
+                assert_eq!(own.len(), theirs.len(), "{n} group {g}");
+                for (a, b) in own.iter().zip(theirs) {
+                    assert_eq!(
+                        (a.base, a.setup, a.cost, a.leads),
+                        (b.base, b.setup, b.cost, b.leads)
+                    );
+                    let mut mine = a.pairs().to_vec();
+                    let mut moved: Vec<(u32, u32)> = b
+                        .pairs()
+                        .iter()
+                        .map(|&(f, t)| (at[f as usize], at[t as usize]))
+                        .collect();
+                    mine.sort_unstable();
+                    moved.sort_unstable();
+                    assert_eq!(mine, moved, "{n} group {g}");
+                }
+                renamed += 1;
+            }
+            assert!(renamed >= 4, "{n}: {renamed}");
+        }
+    }
+
+    /// The setups the reduction keeps change nothing finished: a face turn
+    /// keeps paired wings paired, and every centre setup (a turn of the
+    /// small cube) keeps a reduced cube reduced.
+    #[test]
+    fn kept_setups_keep_what_is_finished() {
+        for n in [6, 7, 8, 9] {
+            let r = Reducer::new(n);
+            // A reduced cube that is not solved: small-cube turns, deepened.
+            let mut s = r.cube.solved();
+            for m in tablegen::notation::parse_alg("Rw U2 F' 2Rw' L B Uw2 D' Fw").unwrap() {
+                for d in r.deepen(m) {
+                    r.cube.apply(&mut s, d);
+                }
+            }
+            assert!(r.is_reduced(&s) && !r.cube.is_solved(&s), "{n}");
+            assert!(r.small_setups.iter().all(|x| x.kept), "{n}");
+            for x in r.small_setups.iter().step_by(7) {
+                let mut t = s.clone();
+                r.cube.apply_alg(&mut t, &x.moves);
+                assert!(r.is_reduced(&t), "{n}: {:?}", x.moves);
+            }
+            // A turn of a single inner layer is not a small-cube turn.
+            let mut t = s.clone();
+            r.cube.apply(&mut t, layer_turn(Face::R, 1, 1));
+            assert!(!r.is_reduced(&t), "{n}");
         }
     }
 
