@@ -29,8 +29,9 @@
 //!   leaves alone (X-centres on the 5x5x5, T-centres on the 7x7x7, obliques
 //!   on the 8x8x8: the untouched layer's orbits show that every other orbit
 //!   stays put), then carried to the N-cube's layers. A greedy search takes
-//!   the cycle (behind up to two face turns) that places the most facelets
-//!   per move, looking one cycle past the best few.
+//!   the cycle that places the most facelets per move, each behind up to
+//!   two turns of the small cube that are not undone (they keep everything
+//!   finished in place); the cycles are listed once per kind of orbit.
 //!
 //! The solution is checked on the facelet model before it is returned.
 
