@@ -840,11 +840,8 @@ impl Reducer {
     /// Makes the centre cycles now (a solver's start-up) rather than in its
     /// first solve.
     pub fn prepare(&self) {
-        for kind in 0..3 {
-            if (0..self.groups.len()).any(|g| self.layout(self.groups[g].1[0], false).kind == kind)
-            {
-                self.kind_candidates(kind);
-            }
+        for (_, facelets) in &self.groups {
+            self.kind_candidates(self.layout(facelets[0], false).kind);
         }
     }
 
