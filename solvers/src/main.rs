@@ -93,7 +93,8 @@ struct ShowArgs {
 
 #[derive(clap::Args)]
 struct SolveArgs {
-    /// Puzzle: 2x2x2, 3x3x3, 4x4x4, pyraminx, domino.
+    /// Puzzle: 2x2x2, 3x3x3, 4x4x4, 5x5x5, 6x6x6 to 64x64x64, pyraminx,
+    /// domino.
     #[arg(long)]
     puzzle: String,
     #[command(flatten)]
@@ -108,9 +109,10 @@ struct SolveArgs {
     /// 3x3x3: stop at the first solution of at most this many moves.
     #[arg(long, default_value_t = 21)]
     max_length: usize,
-    /// 3x3x3: milliseconds after which the best solution found is returned
-    /// (default 1000); 4x4x4: time for the whole solve, the 3x3x3 finish gets what
-    /// the reduction leaves (default 240).
+    /// Milliseconds after which the best solution found is returned. 3x3x3:
+    /// default 1000; 4x4x4: the whole solve, the 3x3x3 finish gets what the
+    /// reduction leaves (default 240); 5x5x5: the whole solve (default 1000);
+    /// 6x6x6 and up: the budget of the 4x4x4 or 5x5x5 the reduction ends in.
     #[arg(long, value_name = "MS")]
     time_budget: Option<u64>,
     /// Milliseconds after which a solve that has found nothing gives up
@@ -126,7 +128,8 @@ struct SolveArgs {
 
 #[derive(clap::Args)]
 struct ScrambleArgs {
-    /// Puzzle: 2x2x2, 3x3x3, 4x4x4, pyraminx, domino.
+    /// Puzzle: 2x2x2, 3x3x3, 4x4x4, 5x5x5, 6x6x6 to 64x64x64, pyraminx,
+    /// domino.
     #[arg(long)]
     puzzle: String,
     /// Random seed (default: from the clock).
