@@ -1426,6 +1426,6 @@ mod tests {
     #[ignore]
     fn solve_every_size_to_17() {
         let sizes: Vec<usize> = (6..=17).collect();
-        solve_sizes(&sizes, 6, None);
+        solve_sizes(&sizes, 4, None);
     }
 }
