@@ -79,10 +79,12 @@ impl PositionArgs {
     }
 }
 
+/// The `--puzzle` help of every command.
+const PUZZLE_HELP: &str = "Puzzle: 2x2x2, 3x3x3, 4x4x4, 5x5x5, 6x6x6 to 64x64x64, pyraminx, domino";
+
 #[derive(clap::Args)]
 struct ShowArgs {
-    /// Puzzle: any NxNxN cube (2x2x2, 3x3x3, ..., 64x64x64), pyraminx, domino.
-    #[arg(long)]
+    #[arg(long, help = PUZZLE_HELP)]
     puzzle: String,
     #[command(flatten)]
     position: PositionArgs,
@@ -93,9 +95,7 @@ struct ShowArgs {
 
 #[derive(clap::Args)]
 struct SolveArgs {
-    /// Puzzle: 2x2x2, 3x3x3, 4x4x4, 5x5x5, 6x6x6 to 64x64x64, pyraminx,
-    /// domino.
-    #[arg(long)]
+    #[arg(long, help = PUZZLE_HELP)]
     puzzle: String,
     #[command(flatten)]
     position: PositionArgs,
@@ -128,9 +128,7 @@ struct SolveArgs {
 
 #[derive(clap::Args)]
 struct ScrambleArgs {
-    /// Puzzle: 2x2x2, 3x3x3, 4x4x4, 5x5x5, 6x6x6 to 64x64x64, pyraminx,
-    /// domino.
-    #[arg(long)]
+    #[arg(long, help = PUZZLE_HELP)]
     puzzle: String,
     /// Random seed (default: from the clock).
     #[arg(long)]
