@@ -35,6 +35,8 @@
 //!
 //! The solution is checked on the facelet model before it is returned.
 
+pub mod centres;
+
 use crate::moves::simplify;
 use crate::SolveError;
 use std::collections::{HashMap, HashSet};
