@@ -35,9 +35,6 @@ use tablegen::notation::{Face, Move, MoveKind};
 /// An unreached state in a table.
 const FAR: u8 = u8::MAX;
 
-/// The three phases.
-pub const PHASES: [&str; 3] = ["centres-ud", "centres-fb", "centres-solve"];
-
 /// Binomial coefficients C(n, k), n <= 24, k <= 12.
 fn binomials() -> [[u32; 13]; 25] {
     let mut c = [[0u32; 13]; 25];
@@ -314,16 +311,9 @@ impl Centres {
         k
     }
 
-    /// Whether every centre facelet shows its face's colour.
-    pub fn solved(&self, state: &[u8]) -> bool {
-        let n2 = self.n * self.n;
-        self.orbits
-            .iter()
-            .all(|o| o.facelets.iter().all(|&f| state[f] as usize == f / n2))
-    }
-
     /// The distance of orbit `i` (in [`Centres::orbits`] order) of a
-    /// state (colours as [`CubeN::solved`]) to `phase`'s goal, in outer
+    /// state (colours as [`CubeN::solved`]) to `phase`'s goal (0 `centres-ud`,
+    /// 1 `centres-fb`, 2 `centres-solve`), in outer
     /// block turns (`None` if the table does not reach it).
     pub fn distance(&self, state: &[u8], i: usize, phase: usize) -> Option<u8> {
         let o = self.orbits.get(i)?;
