@@ -228,16 +228,6 @@ impl Centres {
             .fold(0, |m, (j, _)| m | 1 << j)
     }
 
-    /// The goal mask of an orbit in a phase: its places on the phase's faces.
-    fn goal(&self, o: &Orbit, phase: usize) -> u32 {
-        let n2 = self.n * self.n;
-        o.facelets
-            .iter()
-            .enumerate()
-            .filter(|&(_, &f)| in_phase(phase, (f / n2) as u8))
-            .fold(0, |m, (j, _)| m | 1 << j)
-    }
-
     /// The tables of the kind of orbit `i`: breadth-first search from the
     /// goal over every block turn of the cube, as it moves this orbit.
     fn build(&self, i: usize) -> KindTables {
@@ -251,6 +241,7 @@ impl Centres {
                 }
             }
         }
+        let solved = self.cube.solved();
         let dist = [0, 1, 2].map(|phase| {
             let mut perms: Vec<MaskPerm> = Vec::new();
             let mut keys: Vec<[usize; 24]> = Vec::new();
@@ -266,7 +257,8 @@ impl Centres {
             }
             let size = self.binom[24][ones(phase)] as usize;
             let mut dist = vec![FAR; size];
-            let start = self.goal(o, phase);
+            // The goal: the orbit's places on the phase's faces.
+            let start = self.mask(o, &solved, phase);
             dist[self.rank(start)] = 0;
             let mut frontier = vec![start];
             let mut d = 0u8;
