@@ -43,8 +43,8 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 use std::sync::OnceLock;
-use std::time::Duration;
-use tablegen::cube::CubeN;
+use std::time::{Duration, Instant};
+use tablegen::cube::{rotations24, unrotate, CubeN};
 use tablegen::notation::{Face, Move, MoveKind};
 use tablegen::orbits::Orbits;
 
@@ -82,6 +82,9 @@ fn marks(len: usize, facelets: impl IntoIterator<Item = usize>) -> Vec<bool> {
 pub const MIN_N: usize = 6;
 /// The largest cube this solver takes (the facelet model's limit).
 pub const MAX_N: usize = 64;
+/// The time a solve aims at when none is given (each part runs at least
+/// once, so a large cube takes longer).
+pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2500);
 
 /// A move sequence found on a small cube, with what it does there: facelet
 /// `from` goes to `to`, for each facelet it moves.
@@ -766,11 +769,17 @@ impl Reducer {
 
     /// Reduces `state` in place to its small cube.
     pub fn reduce(&self, state: &mut [u8]) -> Result<Reduction, SolveError> {
-        let n = self.n;
-        let rep_depth = n / 2 - 1;
-        let mut red = Reduction::default();
-        // Wings first, innermost orbit first: while the centres are still
-        // to do, turning the outer layers down to the orbit's own is free.
+        Ok(Reduction {
+            wings: self.pair_all_wings(state)?,
+            centres: self.place_centres(state)?,
+        })
+    }
+
+    /// Pairs every wing orbit with its representatives', innermost first:
+    /// while the centres are still to do, turning the outer layers down to
+    /// the orbit's own is free.
+    fn pair_all_wings(&self, state: &mut [u8]) -> Result<Vec<Move>, SolveError> {
+        let rep_depth = self.n / 2 - 1;
         let mut wings: Vec<&Vec<[usize; 2]>> = self
             .orbits
             .wings
@@ -778,12 +787,63 @@ impl Reducer {
             .filter(|w| self.wing_depth(w) != rep_depth)
             .collect();
         wings.sort_by_key(|w| std::cmp::Reverse(self.wing_depth(w)));
+        let mut moves = Vec::new();
         for w in wings {
-            red.wings.extend(self.pair_wings(state, w)?);
+            moves.extend(self.pair_wings(state, w)?);
         }
+        Ok(moves)
+    }
+
+    /// Places every centre group (the wings paired).
+    fn place_centres(&self, state: &mut [u8]) -> Result<Vec<Move>, SolveError> {
+        let mut moves = Vec::new();
         for g in 0..self.groups.len() {
-            red.centres.extend(self.place(state, g)?);
+            moves.extend(self.place(state, g)?);
         }
+        Ok(moves)
+    }
+
+    /// Reduces `state` from each of the given orientations (whole-cube
+    /// rotations; the solver gives all 24) in turn, keeping the shortest reduction: the
+    /// greedy searches see the faces in another order, take other paths and
+    /// leave other centres to place. After the first, a try starts only if
+    /// it would end by `deadline` (judged by the longest so far). Returns
+    /// the best's wing and centre moves as outer block turns of the cube as
+    /// it is, and leaves `state` reduced by them (in its own orientation:
+    /// the small cube's centres where its solver expects them).
+    fn best_oriented(
+        &self,
+        state: &mut Vec<u8>,
+        rotations: &[Vec<Move>],
+        deadline: Instant,
+    ) -> Result<Reduction, SolveError> {
+        let mut best: Option<(usize, Vec<u8>, &[Move], Reduction)> = None;
+        // The longest try so far: no try starts that would end past the
+        // deadline.
+        let mut longest = Duration::ZERO;
+        for r in rotations {
+            let t = Instant::now();
+            if best.is_some() && t + longest > deadline {
+                break;
+            }
+            let mut s = state.clone();
+            self.cube.apply_alg(&mut s, r);
+            let found = self.reduce(&mut s)?;
+            let part = |m: &[Move]| unrotate(&simplify(&outer_blocks(self.n, m)), r);
+            let red = Reduction {
+                wings: part(&found.wings),
+                centres: part(&found.centres),
+            };
+            let len = simplify(&[&red.wings[..], &red.centres[..]].concat()).len();
+            if best.as_ref().is_none_or(|b| len < b.0) {
+                best = Some((len, s, r, red));
+            }
+            longest = longest.max(t.elapsed());
+        }
+        let (_, mut s, r, red) =
+            best.ok_or_else(|| SolveError::Internal("no orientation".into()))?;
+        self.cube.apply_alg(&mut s, &inverse(r));
+        *state = s;
         Ok(red)
     }
 
@@ -1099,23 +1159,37 @@ impl Solver {
         })
     }
 
-    /// Solves an N-cube facelet state (colours as [`CubeN::solved`]); the
-    /// small cube's solver gets `time_budget` (its own default if none).
+    /// Solves an N-cube facelet state (colours as [`CubeN::solved`]) within
+    /// about `time_budget` ([`DEFAULT_BUDGET`] if none). The reduction is
+    /// run from as many of the 24 orientations as the budget allows (at
+    /// least one), less the small cube's share (its solver's default budget,
+    /// at most half), and the shortest kept; the small cube's solver then
+    /// gets what is left of a given budget, or its own default.
     pub fn solve(
         &self,
         state: &[u8],
         time_budget: Option<Duration>,
     ) -> Result<SolutionN, SolveError> {
+        let start = Instant::now();
         let r = &self.reducer;
         let n = r.n;
         tablegen::validate::validate(&r.cube, state).map_err(SolveError::Input)?;
+        let budget = time_budget.unwrap_or(DEFAULT_BUDGET);
+        // The small cube's share: its own default budget, at most half.
+        let small_share = match &self.small {
+            Small::Four(_) => crate::cube4::Options::default().time_budget,
+            Small::Five(_) => crate::cube5::Options::default().time_budget,
+        }
+        .min(budget / 2);
         let mut s = state.to_vec();
-        let red = r.reduce(&mut s)?;
+        let deadline = start + (budget - small_share);
+        let reduction = r.best_oriented(&mut s, &rotations24(), deadline)?;
         let small = r.small_state(&s);
+        let rest = time_budget.map(|b| b.saturating_sub(start.elapsed()));
         let (small_moves, small_phases) = match &self.small {
             Small::Four(solver) => {
                 let mut o = crate::cube4::Options::default();
-                if let Some(t) = time_budget {
+                if let Some(t) = rest {
                     o.time_budget = t;
                 }
                 let sol = solver.solve(&small, o)?;
@@ -1123,19 +1197,18 @@ impl Solver {
             }
             Small::Five(solver) => {
                 let mut o = crate::cube5::Options::default();
-                if let Some(t) = time_budget {
+                if let Some(t) = rest {
                     o.time_budget = t;
                 }
                 let sol = solver.solve(&small, o)?;
                 (sol.moves, sol.phases)
             }
         };
+        let finish: Vec<Move> = small_moves.iter().flat_map(|&m| r.deepen(m)).collect();
         let mut all: Vec<Move> = Vec::new();
-        all.extend(&red.wings);
-        all.extend(&red.centres);
-        for &m in &small_moves {
-            all.extend(r.deepen(m));
-        }
+        all.extend(&reduction.wings);
+        all.extend(&reduction.centres);
+        all.extend(&finish);
         let moves = simplify(&outer_blocks(n, &all));
         let mut check = state.to_vec();
         r.cube.apply_alg(&mut check, &moves);
@@ -1144,8 +1217,10 @@ impl Solver {
                 "the solution does not solve the cube".into(),
             ));
         }
-        let len = |m: &[Move]| simplify(&outer_blocks(n, m)).len();
-        let mut phases = vec![("wings", len(&red.wings)), ("centres", len(&red.centres))];
+        let mut phases = vec![
+            ("wings", reduction.wings.len()),
+            ("centres", reduction.centres.len()),
+        ];
         phases.extend(small_phases);
         Ok(SolutionN { moves, phases })
     }
@@ -1381,6 +1456,38 @@ mod tests {
     #[test]
     fn random_states_reduce() {
         reduce_sizes(6..=9, 2);
+    }
+
+    /// A reduction found on the cube turned a whole-cube rotation comes back
+    /// as moves of the cube as it was, and the state as it is after them,
+    /// its centres where they were: each of two rotations alone, then the
+    /// shorter of both.
+    #[test]
+    fn turned_reductions_come_back() {
+        // Odd: the small cube's centres must come back where its solver
+        // expects them.
+        let n = 7;
+        let r = Reducer::new(n);
+        let start = tablegen::orbits::random_state(&r.cube, 5);
+        let rots = rotations24();
+        let both = [rots[5].clone(), rots[14].clone()];
+        let mut lens = Vec::new();
+        for pick in [&both[..1], &both[1..], &both[..]] {
+            let mut s = start.clone();
+            // Time for every try.
+            let deadline = Instant::now() + Duration::from_secs(3600);
+            let red = r.best_oriented(&mut s, pick, deadline).unwrap();
+            assert!(r.is_reduced(&s));
+            let mut replay = start.clone();
+            let all: Vec<Move> = red.wings.iter().chain(&red.centres).copied().collect();
+            r.cube.apply_alg(&mut replay, &all);
+            assert_eq!(replay, s);
+            let centre = |st: &[u8], f: usize| st[(f * n + n / 2) * n + n / 2];
+            assert!((0..6).all(|f| centre(&s, f) == centre(&start, f)));
+            assert!(all.iter().all(|m| matches!(m.kind, MoveKind::Block(_))));
+            lens.push(simplify(&all).len());
+        }
+        assert_eq!(lens[2], lens[0].min(lens[1]), "{lens:?}");
     }
 
     /// Every size up to the largest cube built (33x33x33): in the ignored set.
