@@ -33,7 +33,9 @@
 //!   two turns of the small cube that are not undone (they keep everything
 //!   finished in place); the cycles are listed once per kind of orbit.
 //!
-//! The solution is checked on the facelet model before it is returned.
+//! The reduction is tried from as many whole-cube orientations as the time
+//! budget allows, and the shortest kept ([`Solver::solve`]). The solution
+//! is checked on the facelet model before it is returned.
 
 pub mod centres;
 
@@ -804,9 +806,9 @@ impl Reducer {
     }
 
     /// Reduces `state` from each of the given orientations (whole-cube
-    /// rotations; the solver gives all 24) in turn, keeping the shortest reduction: the
-    /// greedy searches see the faces in another order, take other paths and
-    /// leave other centres to place. After the first, a try starts only if
+    /// rotations; the solver gives all 24) in turn, keeping the shortest
+    /// reduction: the greedy searches see the faces in another order, take
+    /// other paths and leave other centres to place. After the first, a try starts only if
     /// it would end by `deadline` (judged by the longest so far). Returns
     /// the best's wing and centre moves as outer block turns of the cube as
     /// it is, and leaves `state` reduced by them (in its own orientation:
