@@ -16,8 +16,9 @@
 //!
 //! - **Wings**, innermost orbit first ([`Reducer::reduce`]). While no centre
 //!   is placed, the faces and the block turns down to the orbit's own layer
-//!   (`(a+1)Rw` for depth `a`) move nothing finished, so a greedy search
-//!   takes, step by step, the sequence of up to three such turns or the wing
+//!   (`(a+1)Rw` for depth `a`) move nothing finished, so a beam search over
+//!   such turns pairs most of the orbit, and a greedy search finishes it,
+//!   taking step by step the sequence of up to three such turns or the wing
 //!   3-cycle that pairs the most wings per move. Wing 3-cycles are the
 //!   commutator of an inner layer with a face sequence (`[2R, U F U']`),
 //!   found once on the 4x4x4; they move three wings and some centres.
@@ -150,6 +151,138 @@ fn sequences(turns: &[Move]) -> Vec<Vec<Move>> {
 
 fn inverse(moves: &[Move]) -> Vec<Move> {
     moves.iter().rev().map(|m| m.inverse()).collect()
+}
+
+/// The sequences of free turns of each length the wing phase's beam search
+/// keeps (`docs/nnn.md`: 500 pairs a 6x6x6's wings in about 32 moves, the
+/// greedy alone in 50; twice as wide saves under a move for twice the time).
+const WING_BEAM_WIDTH: usize = 500;
+/// What the beam's end reckons each wing still unpaired will cost the
+/// greedy steps that finish (2 did worse, 4 the same).
+const WING_PER_UNPAIRED: f64 = 3.0;
+
+/// A beam search over free turns for one wing orbit in local indices
+/// (facelets `0..k` the orbit's, `k..2k` their representatives'; unit `u`
+/// is facelets `2u`, `2u + 1`; `perms[m][j]` is where turn `m` takes local
+/// facelet `j`'s sticker from). Keeps the [`WING_BEAM_WIDTH`] sequences of
+/// each length that pair the most wings (`same[m][m']`: not the same layers
+/// twice in a row), and returns the one, of even parity (`flips[m]`: turn
+/// `m` changes it), whose length plus [`WING_PER_UNPAIRED`] per wing still
+/// unpaired is least.
+fn wing_beam(
+    start: &[u8],
+    perms: &[Vec<u32>],
+    same: &[Vec<bool>],
+    flips: &[bool],
+    k: usize,
+) -> Vec<usize> {
+    let (width, per_wing) = (WING_BEAM_WIDTH, WING_PER_UNPAIRED);
+    let len = 2 * k;
+    let units = k / 2;
+    let paired = |s: &[u8]| -> usize {
+        (0..units)
+            .filter(|&u| s[2 * u] == s[k + 2 * u] && s[2 * u + 1] == s[k + 2 * u + 1])
+            .count()
+    };
+    // One level: states (flat), and per state its parent, move, parity.
+    struct Level {
+        states: Vec<u8>,
+        parent: Vec<u32>,
+        mv: Vec<u8>,
+        odd: Vec<bool>,
+    }
+    let mut levels = vec![Level {
+        states: start.to_vec(),
+        parent: vec![0],
+        mv: vec![u8::MAX],
+        odd: vec![false],
+    }];
+    let cost = |l: usize, p: usize| l as f64 + per_wing * (units - p) as f64;
+    let mut best = (cost(0, paired(start)), 0usize, 0usize);
+    let mut seen: HashSet<u64, BuildHasherDefault<KeyHasher>> = HashSet::default();
+    let hash = |s: &[u8]| -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for c in s.chunks(8) {
+            let mut w = 0u64;
+            for &b in c {
+                w = (w << 8) | u64::from(b);
+            }
+            h = (h ^ w).wrapping_mul(0x1000_0000_01b3).rotate_left(29);
+        }
+        h
+    };
+    seen.insert(hash(start));
+    let mut next = vec![0u8; len];
+    while (levels.len() as f64) < best.0 {
+        let l = levels.len();
+        let prev = &levels[l - 1];
+        // (paired, tie-break hash, parent, move, odd), their states in
+        // `store` in the same order.
+        let mut cands: Vec<(usize, u64, u32, u8, bool)> = Vec::new();
+        let mut store: Vec<u8> = Vec::new();
+        for i in 0..prev.parent.len() {
+            let s = &prev.states[i * len..(i + 1) * len];
+            let last = prev.mv[i];
+            for (mi, p) in perms.iter().enumerate() {
+                if last != u8::MAX && same[last as usize][mi] {
+                    continue;
+                }
+                for (d, &j) in next.iter_mut().zip(p.iter()) {
+                    *d = s[j as usize];
+                }
+                let h = hash(&next);
+                if !seen.insert(h) {
+                    continue;
+                }
+                cands.push((
+                    paired(&next),
+                    h,
+                    i as u32,
+                    mi as u8,
+                    prev.odd[i] ^ flips[mi],
+                ));
+                store.extend_from_slice(&next);
+            }
+        }
+        if cands.is_empty() {
+            break;
+        }
+        let mut order: Vec<usize> = (0..cands.len()).collect();
+        let key = |&x: &usize| (std::cmp::Reverse(cands[x].0), cands[x].1);
+        if order.len() > width {
+            order.select_nth_unstable_by_key(width, key);
+            order.truncate(width);
+        }
+        order.sort_unstable_by_key(key);
+        let mut level = Level {
+            states: Vec::with_capacity(order.len() * len),
+            parent: Vec::with_capacity(order.len()),
+            mv: Vec::with_capacity(order.len()),
+            odd: Vec::with_capacity(order.len()),
+        };
+        for (idx, &c) in order.iter().enumerate() {
+            let (p, _, parent, mi, odd) = cands[c];
+            level
+                .states
+                .extend_from_slice(&store[c * len..(c + 1) * len]);
+            level.parent.push(parent);
+            level.mv.push(mi);
+            level.odd.push(odd);
+            if !odd && cost(l, p) < best.0 {
+                best = (cost(l, p), l, idx);
+            }
+        }
+        levels.push(level);
+    }
+    let (_, mut l, mut i) = best;
+    let mut out = Vec::with_capacity(l);
+    while l > 0 {
+        out.push(levels[l].mv[i] as usize);
+        i = levels[l].parent[i] as usize;
+        l -= 1;
+    }
+    out.reverse();
+    out
 }
 
 /// A setup: the moves and where their inverse sends each facelet; `kept`
@@ -1011,6 +1144,36 @@ impl Reducer {
             s = perms[mi].iter().map(|&j| s[j as usize]).collect();
             self.cube.apply(state, free[mi]);
             moves.push(free[mi]);
+        }
+        // A beam search over the free turns first, to where pairing the
+        // rest by the greedy steps below looks cheapest.
+        {
+            // Whether a turn changes the parity of the wings against their
+            // representatives (of the permutation of each, as units).
+            let flips: Vec<bool> = perms
+                .iter()
+                .map(|p| {
+                    let of = |base: usize| -> Vec<u8> {
+                        (0..k / 2)
+                            .map(|u| ((p[base + 2 * u] as usize - base) / 2) as u8)
+                            .collect()
+                    };
+                    tablegen::perm::is_odd(&of(0)) ^ tablegen::perm::is_odd(&of(k))
+                })
+                .collect();
+            let same: Vec<Vec<bool>> = free
+                .iter()
+                .map(|x| {
+                    free.iter()
+                        .map(|y| (x.face, x.kind) == (y.face, y.kind))
+                        .collect()
+                })
+                .collect();
+            for mi in wing_beam(&s, &perms, &same, &flips, k) {
+                s = perms[mi].iter().map(|&j| s[j as usize]).collect();
+                self.cube.apply(state, free[mi]);
+                moves.push(free[mi]);
+            }
         }
         let mut tier = 0;
         let mut stuck = 0usize;
