@@ -17,7 +17,8 @@
 //! - **Wings**, innermost orbit first ([`Reducer::reduce`]). While no centre
 //!   is placed, the faces and the block turns down to the orbit's own layer
 //!   (`(a+1)Rw` for depth `a`) move nothing finished, so a beam search over
-//!   such turns pairs most of the orbit, and a greedy search finishes it,
+//!   such turns pairs most of the orbit (and places what centre facelets it
+//!   can on the way), and a greedy search finishes it,
 //!   taking step by step the sequence of up to three such turns or the wing
 //!   3-cycle that pairs the most wings per move. Wing 3-cycles are the
 //!   commutator of an inner layer with a face sequence (`[2R, U F U']`),
@@ -154,36 +155,65 @@ fn inverse(moves: &[Move]) -> Vec<Move> {
 }
 
 /// The sequences of free turns of each length the wing phase's beam search
-/// keeps (`docs/nnn.md`: 500 pairs a 6x6x6's wings in about 32 moves, the
-/// greedy alone in 50; twice as wide saves under a move for twice the time).
+/// keeps (`docs/nnn.md` has the measurements behind these four settings).
 const WING_BEAM_WIDTH: usize = 500;
-/// What the beam's end reckons each wing still unpaired will cost the
-/// greedy steps that finish (2 did worse, 4 the same).
+/// What the beam reckons each wing still unpaired will cost the greedy
+/// steps that finish.
 const WING_PER_UNPAIRED: f64 = 3.0;
+/// What the beam reckons each centre facelet its turns could place, but
+/// that is not placed, will cost the centre phase (which pays about 2).
+const WING_PER_CENTRE: f64 = 1.0;
+/// Lengths the beam goes on for past its best end so far.
+const WING_BEAM_PATIENCE: usize = 10;
+
+/// The centre facelets as the wing beam sees them: each free turn's
+/// permutation of them (as the wings'), the pairs (facelet,
+/// representative) to match, their colours at the start.
+struct Centres<'a> {
+    perms: &'a [Vec<u32>],
+    pairs: &'a [(u32, u32)],
+    start: &'a [u8],
+}
 
 /// A beam search over free turns for one wing orbit in local indices
 /// (facelets `0..k` the orbit's, `k..2k` their representatives'; unit `u`
 /// is facelets `2u`, `2u + 1`; `perms[m][j]` is where turn `m` takes local
-/// facelet `j`'s sticker from). Keeps the [`WING_BEAM_WIDTH`] sequences of
-/// each length that pair the most wings (`same[m][m']`: not the same layers
-/// twice in a row), and returns the one, of even parity (`flips[m]`: turn
-/// `m` changes it), whose length plus [`WING_PER_UNPAIRED`] per wing still
-/// unpaired is least.
+/// facelet `j`'s sticker from), with the centre facelets its turns place
+/// for good. Keeps the [`WING_BEAM_WIDTH`] sequences of each length with
+/// the least left to do ([`WING_PER_UNPAIRED`] a wing unpaired,
+/// [`WING_PER_CENTRE`] a centre facelet not placed; `same[m][m']`: not the
+/// same layers twice in a row), and returns the one, of even parity
+/// (`flips[m]`: turn `m` changes it), whose length plus what is left is
+/// least; it stops [`WING_BEAM_PATIENCE`] lengths past the best.
 fn wing_beam(
     start: &[u8],
     perms: &[Vec<u32>],
     same: &[Vec<bool>],
     flips: &[bool],
     k: usize,
+    centres: &Centres,
 ) -> Vec<usize> {
-    let (width, per_wing) = (WING_BEAM_WIDTH, WING_PER_UNPAIRED);
-    let len = 2 * k;
+    let (width, per_wing, per_centre) = (WING_BEAM_WIDTH, WING_PER_UNPAIRED, WING_PER_CENTRE);
+    let wl = 2 * k;
+    let len = wl + centres.start.len();
     let units = k / 2;
-    let paired = |s: &[u8]| -> usize {
-        (0..units)
+    let total_c = centres.pairs.len();
+    // What is left to do, in moves (hundredths): wings unpaired, centres
+    // not placed.
+    let left = |s: &[u8]| -> i64 {
+        let p = (0..units)
             .filter(|&u| s[2 * u] == s[k + 2 * u] && s[2 * u + 1] == s[k + 2 * u + 1])
-            .count()
+            .count();
+        let c = centres
+            .pairs
+            .iter()
+            .filter(|&&(f, r)| s[wl + f as usize] == s[wl + r as usize])
+            .count();
+        ((per_wing * (units - p) as f64 + per_centre * (total_c - c) as f64) * 100.0) as i64
     };
+    let mut start_full = start.to_vec();
+    start_full.extend_from_slice(centres.start);
+    let start = &start_full[..];
     // One level: states (flat), and per state its parent, move, parity.
     struct Level {
         states: Vec<u8>,
@@ -197,8 +227,8 @@ fn wing_beam(
         mv: vec![u8::MAX],
         odd: vec![false],
     }];
-    let cost = |l: usize, p: usize| l as f64 + per_wing * (units - p) as f64;
-    let mut best = (cost(0, paired(start)), 0usize, 0usize);
+    let cost = |l: usize, x: i64| l as i64 * 100 + x;
+    let mut best = (cost(0, left(start)), 0usize, 0usize);
     let mut seen: HashSet<u64, BuildHasherDefault<KeyHasher>> = HashSet::default();
     let hash = |s: &[u8]| -> u64 {
         let mut h = 0xcbf2_9ce4_8422_2325u64;
@@ -211,14 +241,14 @@ fn wing_beam(
         }
         h
     };
-    seen.insert(hash(start));
+    seen.insert(hash(&start[..wl]));
     let mut next = vec![0u8; len];
-    while (levels.len() as f64) < best.0 {
+    while (levels.len() as i64) * 100 < best.0 && levels.len() <= best.1 + WING_BEAM_PATIENCE {
         let l = levels.len();
         let prev = &levels[l - 1];
         // (paired, tie-break hash, parent, move, odd), their states in
         // `store` in the same order.
-        let mut cands: Vec<(usize, u64, u32, u8, bool)> = Vec::new();
+        let mut cands: Vec<(i64, u64, u32, u8, bool)> = Vec::new();
         let mut store: Vec<u8> = Vec::new();
         for i in 0..prev.parent.len() {
             let s = &prev.states[i * len..(i + 1) * len];
@@ -227,20 +257,17 @@ fn wing_beam(
                 if last != u8::MAX && same[last as usize][mi] {
                     continue;
                 }
-                for (d, &j) in next.iter_mut().zip(p.iter()) {
+                for (d, &j) in next[..wl].iter_mut().zip(p.iter()) {
                     *d = s[j as usize];
                 }
-                let h = hash(&next);
+                let h = hash(&next[..wl]);
                 if !seen.insert(h) {
                     continue;
                 }
-                cands.push((
-                    paired(&next),
-                    h,
-                    i as u32,
-                    mi as u8,
-                    prev.odd[i] ^ flips[mi],
-                ));
+                for (d, &j) in next[wl..].iter_mut().zip(centres.perms[mi].iter()) {
+                    *d = s[wl + j as usize];
+                }
+                cands.push((left(&next), h, i as u32, mi as u8, prev.odd[i] ^ flips[mi]));
                 store.extend_from_slice(&next);
             }
         }
@@ -248,7 +275,7 @@ fn wing_beam(
             break;
         }
         let mut order: Vec<usize> = (0..cands.len()).collect();
-        let key = |&x: &usize| (std::cmp::Reverse(cands[x].0), cands[x].1);
+        let key = |&x: &usize| (cands[x].0, cands[x].1);
         if order.len() > width {
             order.select_nth_unstable_by_key(width, key);
             order.truncate(width);
@@ -1169,7 +1196,51 @@ impl Reducer {
                         .collect()
                 })
                 .collect();
-            for mi in wing_beam(&s, &perms, &same, &flips, k) {
+            // The centre facelets this orbit's free turns place for good
+            // (a row or column at the orbit's depth, none nearer the edge:
+            // the later orbits' turns move those), with their
+            // representatives, so the beam can prefer ends with more of
+            // them placed. Faces turn a facelet and its representative
+            // alike, so no other centre facelet changes.
+            let n = self.n;
+            let inner = |x: usize| (1..n - 1).contains(&x);
+            let mut centre: Vec<usize> = Vec::new();
+            let mut cl = vec![u32::MAX; self.cube.facelets()];
+            let mut cpairs: Vec<(u32, u32)> = Vec::new();
+            let mut at = |f: usize, centre: &mut Vec<usize>| -> u32 {
+                if cl[f] == u32::MAX {
+                    cl[f] = centre.len() as u32;
+                    centre.push(f);
+                }
+                cl[f]
+            };
+            for f in 0..self.cube.facelets() {
+                let (face, r, c) = (f / (n * n), (f / n) % n, f % n);
+                if inner(r) && inner(c) && depth(r, n).min(depth(c, n)) == a {
+                    let rf = (face * n + self.rep(r)) * n + self.rep(c);
+                    let pair = (at(f, &mut centre), at(rf, &mut centre));
+                    cpairs.push(pair);
+                }
+            }
+            let cperms: Vec<Vec<u32>> = free
+                .iter()
+                .map(|&m| {
+                    let p = self.cube.perm(m);
+                    centre.iter().map(|&f| cl[p[f] as usize]).collect()
+                })
+                .collect();
+            if cperms.iter().any(|p| p.contains(&u32::MAX)) {
+                return Err(SolveError::Internal(
+                    "a free turn leaves the centres".into(),
+                ));
+            }
+            let cstart: Vec<u8> = centre.iter().map(|&f| state[f]).collect();
+            let centres = Centres {
+                perms: &cperms,
+                pairs: &cpairs,
+                start: &cstart,
+            };
+            for mi in wing_beam(&s, &perms, &same, &flips, k, &centres) {
                 s = perms[mi].iter().map(|&j| s[j as usize]).collect();
                 self.cube.apply(state, free[mi]);
                 moves.push(free[mi]);
