@@ -1098,17 +1098,24 @@ impl Reducer {
                 (1..=3u8).flat_map(move |t| [Move::face(f, t), Move::block(f, a as u8 + 1, t)])
             })
             .collect();
-        // Each free move as "local index j takes its sticker from src[j]".
-        let perms: Vec<Vec<u32>> = free
-            .iter()
-            .map(|&m| {
-                let p = self.cube.perm(m);
-                facelets.iter().map(|&f| local[p[f] as usize]).collect()
-            })
-            .collect();
-        if perms.iter().any(|p| p.contains(&u32::MAX)) {
-            return Err(SolveError::Internal("a free turn leaves the wings".into()));
-        }
+        // Each free move as "local index j takes its sticker from src[j]",
+        // on a list of facelets that the free moves keep to themselves.
+        let on = |list: &[usize], at: &[u32], what: &str| -> Result<Vec<Vec<u32>>, SolveError> {
+            let perms: Vec<Vec<u32>> = free
+                .iter()
+                .map(|&m| {
+                    let p = self.cube.perm(m);
+                    list.iter().map(|&f| at[p[f] as usize]).collect()
+                })
+                .collect();
+            if perms.iter().any(|p| p.contains(&u32::MAX)) {
+                return Err(SolveError::Internal(format!(
+                    "a free turn leaves the {what}"
+                )));
+            }
+            Ok(perms)
+        };
+        let perms = on(&facelets, &local, "wings")?;
         let lay = self.layout(units[0][0], true);
         let lead = marks(self.cube.facelets(), units.iter().map(|u| u[0]));
         // Cycles set up by a turn of the small cube (kept); when those run
@@ -1222,18 +1229,7 @@ impl Reducer {
                     cpairs.push(pair);
                 }
             }
-            let cperms: Vec<Vec<u32>> = free
-                .iter()
-                .map(|&m| {
-                    let p = self.cube.perm(m);
-                    centre.iter().map(|&f| cl[p[f] as usize]).collect()
-                })
-                .collect();
-            if cperms.iter().any(|p| p.contains(&u32::MAX)) {
-                return Err(SolveError::Internal(
-                    "a free turn leaves the centres".into(),
-                ));
-            }
+            let cperms = on(&centre, &cl, "centres")?;
             let cstart: Vec<u8> = centre.iter().map(|&f| state[f]).collect();
             let centres = Centres {
                 perms: &cperms,
