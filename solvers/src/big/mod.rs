@@ -18,9 +18,9 @@
 //!   is placed, the faces and the block turns down to the orbit's own layer
 //!   (`(a+1)Rw` for depth `a`) move nothing finished, so a beam search over
 //!   such turns pairs most of the orbit (and places what centre facelets it
-//!   can on the way), and a greedy search finishes it,
-//!   taking step by step the sequence of up to three such turns or the wing
-//!   3-cycle that pairs the most wings per move. Wing 3-cycles are the
+//!   can on the way), and a greedy search finishes it, taking step by step
+//!   the sequence of up to three such turns or the wing 3-cycle that pairs
+//!   the most wings per move. Wing 3-cycles are the
 //!   commutator of an inner layer with a face sequence (`[2R, U F U']`),
 //!   found once on the 4x4x4; they move three wings and some centres.
 //! - **Centres**, orbit by orbit (an oblique with its mirror), by cycles
@@ -246,8 +246,8 @@ fn wing_beam(
     while (levels.len() as i64) * 100 < best.0 && levels.len() <= best.1 + WING_BEAM_PATIENCE {
         let l = levels.len();
         let prev = &levels[l - 1];
-        // (paired, tie-break hash, parent, move, odd), their states in
-        // `store` in the same order.
+        // (what is left, tie-break hash, parent, move, odd), their states
+        // in `store` in the same order. Repeats are known by their wings.
         let mut cands: Vec<(i64, u64, u32, u8, bool)> = Vec::new();
         let mut store: Vec<u8> = Vec::new();
         for i in 0..prev.parent.len() {
