@@ -1179,6 +1179,15 @@ impl Reducer {
             self.cube.apply(state, free[mi]);
             moves.push(free[mi]);
         }
+        // `same[m][m']`: turns of the same layers (never two in a row).
+        let same: Vec<Vec<bool>> = free
+            .iter()
+            .map(|x| {
+                free.iter()
+                    .map(|y| (x.face, x.kind) == (y.face, y.kind))
+                    .collect()
+            })
+            .collect();
         // A beam search over the free turns first, to where pairing the
         // rest by the greedy steps below looks cheapest.
         {
@@ -1193,14 +1202,6 @@ impl Reducer {
                             .collect()
                     };
                     tablegen::perm::is_odd(&of(0)) ^ tablegen::perm::is_odd(&of(k))
-                })
-                .collect();
-            let same: Vec<Vec<bool>> = free
-                .iter()
-                .map(|x| {
-                    free.iter()
-                        .map(|y| (x.face, x.kind) == (y.face, y.kind))
-                        .collect()
                 })
                 .collect();
             // The centre facelets this orbit's free turns place for good
@@ -1271,11 +1272,8 @@ impl Reducer {
                     continue;
                 }
                 for (mi, p) in perms.iter().enumerate() {
-                    if let Some(&last) = seq.last() {
-                        // Not the same layers twice in a row.
-                        if free[last].face == free[mi].face && free[last].kind == free[mi].kind {
-                            continue;
-                        }
+                    if seq.last().is_some_and(|&last| same[last][mi]) {
+                        continue;
                     }
                     let next: Vec<u8> = p.iter().map(|&j| st[j as usize]).collect();
                     let mut q = seq.clone();
