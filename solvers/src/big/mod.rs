@@ -39,6 +39,7 @@
 //! budget allows, and the shortest kept ([`Solver::solve`]). The solution
 //! is checked on the facelet model before it is returned.
 
+mod bars;
 pub mod centres;
 
 use crate::moves::simplify;
@@ -543,6 +544,8 @@ pub struct Reducer {
     /// The cycles of each kind of centre group, made once (see
     /// [`Reducer::kind_candidates`]).
     kind_cands: [OnceLock<(usize, Vec<Cand>)>; 3],
+    /// The bar cycles (up to [`bars::BAR_MAX_N`]), made once.
+    bars: OnceLock<bars::Bars>,
 }
 
 /// A wing cycle in a wing orbit's local indices: its (from, to) pairs, its
@@ -602,6 +605,7 @@ impl Reducer {
             small_one_turn: 1 + small.len(),
             groups: Vec::new(),
             kind_cands: Default::default(),
+            bars: OnceLock::new(),
         };
         let mut groups: Vec<(Depths, Vec<usize>)> = Vec::new();
         for o in &r.orbits.centres {
@@ -958,6 +962,9 @@ impl Reducer {
 
     /// Places every centre group (the wings paired).
     fn place_centres(&self, state: &mut [u8]) -> Result<Vec<Move>, SolveError> {
+        if self.n <= bars::BAR_MAX_N {
+            return self.place_joint(state);
+        }
         let mut moves = Vec::new();
         for g in 0..self.groups.len() {
             moves.extend(self.place(state, g)?);
@@ -1066,6 +1073,9 @@ impl Reducer {
     pub fn prepare(&self) {
         for (_, facelets) in &self.groups {
             self.kind_candidates(self.layout(facelets[0], false).kind);
+        }
+        if self.n <= bars::BAR_MAX_N {
+            self.bars();
         }
     }
 
