@@ -122,7 +122,11 @@ impl Reducer {
                                             .iter()
                                             .all(|&(f, _)| group_of[f as usize] != usize::MAX)
                                     {
-                                        add_with_inverse(&mut out, &mut seen, Base { moves, pairs });
+                                        add_with_inverse(
+                                            &mut out,
+                                            &mut seen,
+                                            Base { moves, pairs },
+                                        );
                                     }
                                 }
                             }
@@ -137,6 +141,8 @@ impl Reducer {
     /// Every bar cycle behind none or one turn of the small cube, each
     /// effect once (the cheapest).
     fn make_bars(&self) -> Bars {
+        // A bit per group: up to the 10x10x10 there are at most 9.
+        debug_assert!(self.groups.len() <= 64);
         let group_of = self.group_of();
         let bases = self.bar_bases(&group_of);
         let setups = &self.small_setups[..self.small_one_turn];
@@ -152,7 +158,13 @@ impl Reducer {
             let cost: u32 = b
                 .moves
                 .iter()
-                .map(|m| if matches!(m.kind, MoveKind::Slice(_)) { 2 } else { 1 })
+                .map(|m| {
+                    if matches!(m.kind, MoveKind::Slice(_)) {
+                        2
+                    } else {
+                        1
+                    }
+                })
                 .sum();
             for (si, s) in setups.iter().enumerate() {
                 // A turn that moves none of the cycle's facelets only adds
@@ -342,7 +354,9 @@ mod tests {
                 let expect: Vec<usize> = cycle.iter().map(|&c| after[c]).collect();
                 assert_eq!(to, expect, "{n}: {:?}", r.bar_moves(b, bars));
                 // Only centre facelets of the groups move.
-                assert!(claimed.iter().all(|&(f, _)| group_of[f as usize] != usize::MAX));
+                assert!(claimed
+                    .iter()
+                    .all(|&(f, _)| group_of[f as usize] != usize::MAX));
             }
         }
     }
