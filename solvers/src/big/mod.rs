@@ -33,7 +33,10 @@
 //!   stays put), then carried to the N-cube's layers. A greedy search takes
 //!   the cycle that places the most facelets per move, each behind up to
 //!   two turns of the small cube that are not undone (they keep everything
-//!   finished in place); the cycles are listed once per kind of orbit.
+//!   finished in place); the cycles are listed once per kind of orbit. Up
+//!   to the 10x10x10 every orbit is placed in one search that also has bar
+//!   cycles, commutators of ranges of two layers that move facelets of two
+//!   orbits at once (`bars`).
 //!
 //! The reduction is tried from as many whole-cube orientations as the time
 //! budget allows, and the shortest kept ([`Solver::solve`]). The solution
