@@ -149,23 +149,10 @@ impl Reducer {
         let mut cands: Vec<Bar> = Vec::new();
         let mut pairs: Vec<(u16, u16)> = Vec::new();
         let mut index: HashMap<u64, usize, BuildHasherDefault<KeyHasher>> = Default::default();
-        let next_to: Vec<Option<_>> = setups
-            .iter()
-            .map(|x| x.moves.last().map(|&m| self.cube.perm(m)))
-            .collect();
+        let next_to = self.next_turns(setups);
         let mut buf: Vec<(u16, u16)> = Vec::new();
         for (bi, b) in bases.iter().enumerate() {
-            let cost: u32 = b
-                .moves
-                .iter()
-                .map(|m| {
-                    if matches!(m.kind, MoveKind::Slice(_)) {
-                        2
-                    } else {
-                        1
-                    }
-                })
-                .sum();
+            let cost = base_cost(&b.moves);
             for (si, s) in setups.iter().enumerate() {
                 // A turn that moves none of the cycle's facelets only adds
                 // a move.
@@ -181,10 +168,7 @@ impl Reducer {
                         .map(|&(f, t)| (s.dest[f as usize] as u16, s.dest[t as usize] as u16)),
                 );
                 buf.sort_unstable();
-                // The effect as a number (a collision only drops a cycle).
-                let key = buf.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &(f, t)| {
-                    (h ^ (u64::from(f) << 16 | u64::from(t))).wrapping_mul(0x0000_0100_0000_01b3)
-                });
+                let key = effect_key(buf.iter().map(|&(f, t)| (u32::from(f), u32::from(t))));
                 let cost = cost + s.moves.len() as u32;
                 let at = index.get(&key).copied();
                 if at.is_some_and(|i| cands[i].cost <= cost) {

@@ -158,6 +158,28 @@ fn inverse(moves: &[Move]) -> Vec<Move> {
     moves.iter().rev().map(|m| m.inverse()).collect()
 }
 
+/// A cycle's cost in outer block turns: an inner layer two, a block one.
+fn base_cost(moves: &[Move]) -> u32 {
+    moves
+        .iter()
+        .map(|m| {
+            if matches!(m.kind, MoveKind::Slice(_)) {
+                2
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+/// A cycle's effect, its sorted (from, to) pairs, as a number (a collision
+/// only drops a cycle).
+fn effect_key(pairs: impl Iterator<Item = (u32, u32)>) -> u64 {
+    pairs.fold(0xcbf2_9ce4_8422_2325u64, |h, (f, t)| {
+        (h ^ (u64::from(f) << 32 | u64::from(t))).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// The sequences of free turns of each length the wing phase's beam search
 /// keeps (`docs/nnn.md` has the measurements behind these four settings).
 const WING_BEAM_WIDTH: usize = 500;
@@ -737,6 +759,15 @@ impl Reducer {
 
     /// The cycles of a centre orbit (given by its facelets) or a wing orbit
     /// (its facelets, both of each wing), with every setup.
+    /// The turn of each setup next to its cycle, as a permutation (none
+    /// for the empty setup).
+    fn next_turns(&self, setups: &[Setup]) -> Vec<Option<std::sync::Arc<tablegen::cube::Perm>>> {
+        setups
+            .iter()
+            .map(|x| x.moves.last().map(|&m| self.cube.perm(m)))
+            .collect()
+    }
+
     fn candidates(
         &self,
         facelets: &[usize],
@@ -758,11 +789,7 @@ impl Reducer {
         let mut index: HashMap<u64, usize, BuildHasherDefault<KeyHasher>> =
             HashMap::with_capacity_and_hasher(1 << 16, Default::default());
         let mut buf = [(0u32, 0u32); MAX_PAIRS];
-        // The turn of each setup next to the cycle.
-        let next_to: Vec<Option<_>> = setups
-            .iter()
-            .map(|x| x.moves.last().map(|&m| self.cube.perm(m)))
-            .collect();
+        let next_to = self.next_turns(setups);
         for (bi, b) in bases(lay.kind).iter().enumerate() {
             let pairs: Option<Vec<(u32, u32)>> = b
                 .pairs
@@ -775,17 +802,7 @@ impl Reducer {
             {
                 continue;
             }
-            let cost: u32 = b
-                .moves
-                .iter()
-                .map(|m| {
-                    if matches!(m.kind, MoveKind::Slice(_)) {
-                        2
-                    } else {
-                        1
-                    }
-                })
-                .sum();
+            let cost = base_cost(&b.moves);
             for (
                 si,
                 Setup {
@@ -808,10 +825,7 @@ impl Reducer {
                     *slot = (dest[f as usize], dest[t as usize]);
                 }
                 moved.sort_unstable();
-                // The effect as a number (a collision only drops a cycle).
-                let key = moved.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &(f, t)| {
-                    (h ^ (u64::from(f) << 32 | u64::from(t))).wrapping_mul(0x0000_0100_0000_01b3)
-                });
+                let key = effect_key(moved.iter().copied());
                 let cost = cost + if *kept { 1 } else { 2 } * s.len() as u32;
                 let at = index.get(&key).copied();
                 if at.is_some_and(|i| out[i].cost <= cost) {
