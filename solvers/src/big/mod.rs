@@ -43,6 +43,7 @@
 //! is checked on the facelet model before it is returned.
 
 mod bars;
+mod six;
 pub mod centres;
 
 use crate::moves::simplify;
@@ -591,6 +592,42 @@ struct Setup {
     kept: bool,
 }
 
+/// A set of cycles for the greedy search: the layout they were made for,
+/// the cycles, where each facelet they name stands in the group searched,
+/// and the setups they index.
+#[derive(Clone, Copy)]
+struct Cycles<'a> {
+    lay: &'a Layout,
+    cands: &'a [Cand],
+    at: &'a [u32],
+    setups: &'a [Setup],
+}
+
+/// The cube of `coords.len()` layers read off an N-cube state at the given
+/// rows and columns.
+fn read_small(n: usize, state: &[u8], coords: &[usize]) -> Vec<u8> {
+    let k = coords.len();
+    (0..6 * k * k)
+        .map(|i| {
+            let (f, r, c) = (i / (k * k), (i / k) % k, i % k);
+            state[(f * n + coords[r]) * n + coords[c]]
+        })
+        .collect()
+}
+
+/// A turn of a smaller cube whose layer `i` is the N-cube's layers up to
+/// `last[i]` (from the previous one's next) as turns of the N-cube.
+fn deepen_by(last: &[u8], m: Move) -> Vec<Move> {
+    match m.kind {
+        MoveKind::Block(d) => vec![Move::block(m.face, last[d as usize - 1] + 1, m.turns)],
+        MoveKind::Slice(d) => vec![
+            Move::block(m.face, last[d as usize - 1] + 1, m.turns),
+            Move::block(m.face, last[d as usize - 2] + 1, 4 - m.turns),
+        ],
+        MoveKind::Rotation => vec![m],
+    }
+}
+
 /// A centre orbit's two depths, the smaller first.
 type Depths = (usize, usize);
 
@@ -680,15 +717,7 @@ impl Reducer {
 
     /// The small cube read off an N-cube state.
     pub fn small_state(&self, state: &[u8]) -> Vec<u8> {
-        let n = self.n;
-        let coords = self.small_coords();
-        let k = coords.len();
-        (0..6 * k * k)
-            .map(|i| {
-                let (f, r, c) = (i / (k * k), (i / k) % k, i % k);
-                state[(f * n + coords[r]) * n + coords[c]]
-            })
-            .collect()
+        read_small(self.n, state, &self.small_coords())
     }
 
     /// A turn of the small cube as turns of the N-cube: block depth `d` is
@@ -701,14 +730,7 @@ impl Reducer {
         } else {
             vec![0, h as u8 - 1, h as u8, n as u8 - 2, n as u8 - 1]
         };
-        match m.kind {
-            MoveKind::Block(d) => vec![Move::block(m.face, last[d as usize - 1] + 1, m.turns)],
-            MoveKind::Slice(d) => vec![
-                Move::block(m.face, last[d as usize - 1] + 1, m.turns),
-                Move::block(m.face, last[d as usize - 2] + 1, 4 - m.turns),
-            ],
-            MoveKind::Rotation => vec![m],
-        }
+        deepen_by(&last, m)
     }
 
     /// The colour each facelet must show: its representative's.
@@ -883,7 +905,34 @@ impl Reducer {
         // facelets stands in this group.
         let (canon, cands) = self.kind_candidates(lay.kind);
         let at = self.relabel(canon, g);
-        let mut target = self.target(state);
+        let cycles = Cycles {
+            lay: &lay,
+            cands,
+            at: &at,
+            setups: &self.small_setups,
+        };
+        self.place_greedy(state, facelets, &cycles, |s| self.target(s))
+    }
+
+    /// Places `facelets` (each to the colour `target` of the state gives
+    /// it) by greedy cycles: each step the cycle that places the most
+    /// facelets per move; when none places one, a cheap cycle that moves a
+    /// misplaced facelet and places as many as it takes away.
+    fn place_greedy(
+        &self,
+        state: &mut [u8],
+        facelets: &[usize],
+        cycles: &Cycles,
+        target: impl Fn(&[u8]) -> Vec<u8>,
+    ) -> Result<Vec<Move>, SolveError> {
+        let Cycles {
+            lay,
+            cands,
+            at,
+            setups,
+        } = *cycles;
+        let target_of = target;
+        let mut target = target_of(state);
         let mut moves = Vec::new();
         let mut idle = 0u32;
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
@@ -936,10 +985,10 @@ impl Reducer {
                     few[(rng % few.len() as u64) as usize]
                 }
             };
-            let seq = self.cand_moves(&cands[i], &lay, &self.small_setups);
+            let seq = self.cand_moves(&cands[i], lay, setups);
             self.cube.apply_alg(state, &seq);
             moves.extend(seq);
-            target = self.target(state);
+            target = target_of(state);
         }
         Err(SolveError::Internal("an orbit did not come home".into()))
     }
@@ -1374,6 +1423,9 @@ impl Reducer {
 enum Small {
     Four(Box<crate::cube4::Solver>),
     Five(Box<crate::cube5::Solver>),
+    /// The 6x6x6: the inner 4x4x4's reduction, the obliques, the 5x5x5
+    /// (see the `six` module).
+    Six(Box<crate::cube4::Solver>, Box<crate::cube5::Solver>, six::Six),
 }
 
 /// The NxNxN solver of one size N (6 and up).
@@ -1401,19 +1453,22 @@ impl Solver {
                 "the NxNxN solver takes {MIN_N}x{MIN_N}x{MIN_N} to {MAX_N}x{MAX_N}x{MAX_N}, not {n}x{n}x{n}"
             )));
         }
-        let small = if n.is_multiple_of(2) {
+        let reducer = Reducer::new(n);
+        let small = if n == 6 {
+            Small::Six(
+                Box::new(crate::cube4::Solver::load(dir, quiet)?),
+                Box::new(crate::cube5::Solver::load(dir, quiet)?),
+                six::Six::new(&reducer),
+            )
+        } else if n.is_multiple_of(2) {
             Small::Four(Box::new(crate::cube4::Solver::load(dir, quiet)?))
         } else {
             Small::Five(Box::new(crate::cube5::Solver::load(dir, quiet)?))
         };
-        Ok(Solver {
-            reducer: {
-                let r = Reducer::new(n);
-                r.prepare();
-                r
-            },
-            small,
-        })
+        if !matches!(small, Small::Six(..)) {
+            reducer.prepare();
+        }
+        Ok(Solver { reducer, small })
     }
 
     /// Solves an N-cube facelet state (colours as [`CubeN::solved`]) within
@@ -1435,33 +1490,48 @@ impl Solver {
         // The small cube's share: its own default budget, at most half.
         let small_share = match &self.small {
             Small::Four(_) => crate::cube4::Options::default().time_budget,
-            Small::Five(_) => crate::cube5::Options::default().time_budget,
+            Small::Five(_) | Small::Six(..) => crate::cube5::Options::default().time_budget,
         }
         .min(budget / 2);
         let mut s = state.to_vec();
         let deadline = start + (budget - small_share);
-        let reduction = r.best_oriented(&mut s, &rotations24(), deadline)?;
-        let small = r.small_state(&s);
+        let (reduction, names) = match &self.small {
+            Small::Six(four, _, six) => (
+                self.reduce_six(four, six, &mut s, deadline)?,
+                ["inner-4x4x4", "obliques"],
+            ),
+            _ => (
+                r.best_oriented(&mut s, &rotations24(), deadline)?,
+                ["wings", "centres"],
+            ),
+        };
         let rest = time_budget.map(|b| b.saturating_sub(start.elapsed()));
-        let (small_moves, small_phases) = match &self.small {
+        let five = |solver: &crate::cube5::Solver, small: &[u8]| {
+            let mut o = crate::cube5::Options::default();
+            if let Some(t) = rest {
+                o.time_budget = t;
+            }
+            solver.solve(small, o).map(|sol| (sol.moves, sol.phases))
+        };
+        let (finish, small_phases): (Vec<Move>, _) = match &self.small {
             Small::Four(solver) => {
                 let mut o = crate::cube4::Options::default();
                 if let Some(t) = rest {
                     o.time_budget = t;
                 }
-                let sol = solver.solve(&small, o)?;
-                (sol.moves, sol.phases)
+                let sol = solver.solve(&r.small_state(&s), o)?;
+                let deep = sol.moves.iter().flat_map(|&m| r.deepen(m)).collect();
+                (deep, sol.phases)
             }
             Small::Five(solver) => {
-                let mut o = crate::cube5::Options::default();
-                if let Some(t) = rest {
-                    o.time_budget = t;
-                }
-                let sol = solver.solve(&small, o)?;
-                (sol.moves, sol.phases)
+                let (moves, phases) = five(solver, &r.small_state(&s))?;
+                (moves.iter().flat_map(|&m| r.deepen(m)).collect(), phases)
+            }
+            Small::Six(_, solver, _) => {
+                let (moves, phases) = five(solver, &six::Six::outer5(&s))?;
+                (moves.into_iter().flat_map(six::Six::deepen5).collect(), phases)
             }
         };
-        let finish: Vec<Move> = small_moves.iter().flat_map(|&m| r.deepen(m)).collect();
         let mut all: Vec<Move> = Vec::new();
         all.extend(&reduction.wings);
         all.extend(&reduction.centres);
@@ -1475,8 +1545,8 @@ impl Solver {
             ));
         }
         let mut phases = vec![
-            ("wings", reduction.wings.len()),
-            ("centres", reduction.centres.len()),
+            (names[0], reduction.wings.len()),
+            (names[1], reduction.centres.len()),
         ];
         phases.extend(small_phases);
         Ok(SolutionN { moves, phases })
@@ -1485,6 +1555,54 @@ impl Solver {
     /// The size N.
     pub fn n(&self) -> usize {
         self.reducer.n
+    }
+
+    /// The 6x6x6's reduction to its 5x5x5 (see the `six` module): the
+    /// inner 4x4x4's reduction once, then the obliques from as many
+    /// orientations as there is time for by `deadline` (at least one; the
+    /// greedy search takes other paths seen from another side), the
+    /// shortest kept. Returns the two parts as outer block turns of the
+    /// cube as it is (in the `wings` and `centres` fields) and leaves
+    /// `state` reduced.
+    fn reduce_six(
+        &self,
+        four: &crate::cube4::Solver,
+        six: &six::Six,
+        state: &mut Vec<u8>,
+        deadline: Instant,
+    ) -> Result<Reduction, SolveError> {
+        let r = &self.reducer;
+        let inner = four.reduce(&six::Six::inner4(state), crate::cube4::Options::default())?;
+        let inner: Vec<Move> = inner.into_iter().flat_map(six::Six::deepen4).collect();
+        let inner = simplify(&outer_blocks(6, &inner));
+        r.cube.apply_alg(state, &inner);
+        let mut best: Option<(usize, Vec<u8>, Vec<Move>)> = None;
+        let mut longest = Duration::ZERO;
+        for rot in rotations24() {
+            let t = Instant::now();
+            if best.is_some() && t + longest > deadline {
+                break;
+            }
+            let mut s = state.clone();
+            r.cube.apply_alg(&mut s, &rot);
+            let found = six.pair_obliques(r, &mut s)?;
+            r.cube.apply_alg(&mut s, &inverse(&rot));
+            let found = unrotate(&simplify(&outer_blocks(6, &found)), &rot);
+            let len = simplify(&[&inner[..], &found[..]].concat()).len();
+            if best.as_ref().is_none_or(|b| len < b.0) {
+                best = Some((len, s, found));
+            }
+            longest = longest.max(t.elapsed());
+        }
+        let (_, s, obliques) = best.ok_or_else(|| SolveError::Internal("no orientation".into()))?;
+        if !six.obliques_paired(&s) {
+            return Err(SolveError::Internal("an oblique is unpaired".into()));
+        }
+        *state = s;
+        Ok(Reduction {
+            wings: inner,
+            centres: obliques,
+        })
     }
 }
 

@@ -189,6 +189,29 @@ struct Candidate {
     turned: bool,
 }
 
+impl Candidate {
+    /// Its phases 1 and 2 followed by `after` (found on its state), as
+    /// moves of the cube as given: the length before the turns were
+    /// renamed and merged, and the moves.
+    fn whole(&self, after: &[Move]) -> (usize, Vec<Move>) {
+        // Phases 3 and 4 were found on the cube turned by `y` if phase 2
+        // ended in the turned frame.
+        let after = if self.turned {
+            tablegen::cube::unrotate(after, &[y_turn()])
+        } else {
+            after.to_vec()
+        };
+        let mut all = self.moves.clone();
+        all.extend(&after);
+        // The moves were found on the cube turned for the candidate's axis.
+        let len = all.len();
+        (
+            len,
+            simplify(&tablegen::cube::unrotate(&all, &axis_rotations()[self.axis])),
+        )
+    }
+}
+
 /// The whole-cube turn `y`.
 fn y_turn() -> Move {
     whole_turn(Face::U, 1)
@@ -553,17 +576,19 @@ impl Solver {
         Ok(best.1)
     }
 
-    /// Solves a checked state with the U colour ending on U, R on R and so on.
-    fn solve_in_frame(&self, state: &[u8], opts: Options) -> Result<Solution4, SolveError> {
-        let start = Instant::now();
-        let clock = clock_of(start, &opts);
-        let cube = &self.stages.cube;
-        let cands = self.reduce_candidates(state, &opts, clock)?;
-        // Phase 3 over every candidate at once: total length L = 0, 1, ...; the
-        // first candidate whose phase 3 fits in L - (its phases 1 and 2) wins.
+    /// Phase 3 of every candidate: (candidate index, phase-3 moves) of each
+    /// solution found, all of the least total length reached.
+    fn pair_candidates(
+        &self,
+        cands: &[Candidate],
+        opts: &Options,
+        clock: Clock,
+    ) -> Result<Vec<(usize, Vec<Move>)>, SolveError> {
+        // Over every candidate at once: total length L = 0, 1, ...; the first
+        // candidates whose phase 3 fits in L - (their phases 1 and 2) win.
         let p3 = P3 { s: self };
         let mut roots = Vec::new();
-        for c in &cands {
+        for (ci, c) in cands.iter().enumerate() {
             let node = self.node3(&c.state)?;
             let before = c.lens[0] + c.lens[1];
             roots.push((
@@ -572,7 +597,7 @@ impl Solver {
                     before,
                     lower: before + p3.h(&node),
                 },
-                c,
+                ci,
             ));
         }
         roots.sort_by_key(|r| r.0.lower);
@@ -608,6 +633,40 @@ impl Solver {
                 ))
             });
         }
+        Ok(found
+            .found
+            .iter()
+            .map(|f| {
+                let ci = roots[f.root].1;
+                (ci, f.path.iter().map(|&i| self.p3_moves[i]).collect())
+            })
+            .collect())
+    }
+
+    /// The reduction alone (phases 1 to 3) of a valid state: moves after
+    /// which every centre is solved (each face one colour), every edge
+    /// paired and the reduced cube a real 3x3x3 (no parity), the shortest
+    /// of the phase-3 solutions found. Used where the 4x4x4 is part of a
+    /// bigger cube whose own solver finishes the 3x3x3.
+    pub fn reduce(&self, state: &[u8], opts: Options) -> Result<Vec<Move>, SolveError> {
+        self.check(state)?;
+        let clock = clock_of(Instant::now(), &opts);
+        let cands = self.reduce_candidates(state, &opts, clock)?;
+        let found = self.pair_candidates(&cands, &opts, clock)?;
+        found
+            .into_iter()
+            .map(|(ci, m3)| cands[ci].whole(&m3).1)
+            .min_by_key(|m| m.len())
+            .ok_or_else(|| SolveError::Internal("no phase-3 solution".into()))
+    }
+
+    /// Solves a checked state with the U colour ending on U, R on R and so on.
+    fn solve_in_frame(&self, state: &[u8], opts: Options) -> Result<Solution4, SolveError> {
+        let start = Instant::now();
+        let clock = clock_of(start, &opts);
+        let cube = &self.stages.cube;
+        let cands = self.reduce_candidates(state, &opts, clock)?;
+        let found = self.pair_candidates(&cands, &opts, clock)?;
         // The 3x3x3 finish of each phase-3 solution; the shortest whole wins.
         // Each finish only has to beat the best so far, in what is left of the
         // time budget shared among the finishes still to run.
@@ -615,10 +674,9 @@ impl Solver {
         // The reduced cubes, each once: phase-3 solutions of one length from
         // different candidates often end in the same 3x3x3.
         let mut finals: Vec<(&Candidate, Vec<Move>, Vec<Move>, CubieCube)> = Vec::new();
-        for f in &found.found {
-            let (cand, path3) = (roots[f.root].1, &f.path);
+        for (ci, m3) in found {
+            let cand = &cands[ci];
             let mut s = cand.state.clone();
-            let m3: Vec<Move> = path3.iter().map(|&i| self.p3_moves[i]).collect();
             cube.apply_alg(&mut s, &m3);
             // The reduced cube as a 3x3x3: corners, one wing per dedge, one centre
             // per face. Phase 3 may leave the cube turned (x2, y2 or z2): the
@@ -678,19 +736,7 @@ impl Solver {
                 let m4 = tablegen::cube::unrotate(&m4, &rotation);
                 let mut after = m3.clone();
                 after.extend(&m4);
-                // Phases 3 and 4 were found on the cube turned by `y` if phase 2
-                // ended in the turned frame.
-                if cand.turned {
-                    after = tablegen::cube::unrotate(&after, &[y_turn()]);
-                }
-                let mut all = cand.moves.clone();
-                all.extend(&after);
-                // The moves were found on the cube turned for the candidate's axis.
-                let found_len = all.len();
-                let all = simplify(&tablegen::cube::unrotate(
-                    &all,
-                    &axis_rotations()[cand.axis],
-                ));
+                let (found_len, all) = cand.whole(&after);
                 if best.as_ref().is_none_or(|b| all.len() < b.moves.len()) {
                     let mut phases = vec![
                         ("centres-ud", cand.lens[0]),
