@@ -43,8 +43,8 @@
 //! is checked on the facelet model before it is returned.
 
 mod bars;
-mod six;
 pub mod centres;
+mod six;
 
 use crate::moves::simplify;
 use crate::SolveError;
@@ -1425,7 +1425,11 @@ enum Small {
     Five(Box<crate::cube5::Solver>),
     /// The 6x6x6: the inner 4x4x4's reduction, the obliques, the 5x5x5
     /// (see the `six` module).
-    Six(Box<crate::cube4::Solver>, Box<crate::cube5::Solver>, six::Six),
+    Six(
+        Box<crate::cube4::Solver>,
+        Box<crate::cube5::Solver>,
+        six::Six,
+    ),
 }
 
 /// The NxNxN solver of one size N (6 and up).
@@ -1529,7 +1533,10 @@ impl Solver {
             }
             Small::Six(_, solver, _) => {
                 let (moves, phases) = five(solver, &six::Six::outer5(&s))?;
-                (moves.into_iter().flat_map(six::Six::deepen5).collect(), phases)
+                (
+                    moves.into_iter().flat_map(six::Six::deepen5).collect(),
+                    phases,
+                )
             }
         };
         let mut all: Vec<Move> = Vec::new();

@@ -23,9 +23,7 @@
 //! 5x5x5 (its faces and its `Rw`, the 6x6x6's `Rw`: they move whole groups
 //! and leave the middle layers alone). The 5x5x5 solver finishes.
 
-use super::{
-    deepen_by, marks, read_small, sequences, setup, Cand, Layout, Reducer, Setup,
-};
+use super::{deepen_by, marks, read_small, sequences, setup, Cand, Layout, Reducer, Setup};
 use crate::SolveError;
 use tablegen::notation::{Face, Move};
 
@@ -181,7 +179,9 @@ impl Six {
                 None => {
                     idle += 1;
                     if level.is_empty() || idle > 40 {
-                        return Err(SolveError::Internal("no cycle pairs another oblique".into()));
+                        return Err(SolveError::Internal(
+                            "no cycle pairs another oblique".into(),
+                        ));
                     }
                     rng ^= rng << 13;
                     rng ^= rng >> 7;

@@ -207,7 +207,10 @@ impl Candidate {
         let len = all.len();
         (
             len,
-            simplify(&tablegen::cube::unrotate(&all, &axis_rotations()[self.axis])),
+            simplify(&tablegen::cube::unrotate(
+                &all,
+                &axis_rotations()[self.axis],
+            )),
         )
     }
 }

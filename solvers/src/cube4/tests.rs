@@ -537,3 +537,35 @@ fn near_reduced_states_are_solved() {
     // over); phase 2 is near six moves on average.
     assert!(lens[0] <= 20 * 9 && lens[1] <= 20 * 10, "{lens:?}");
 }
+
+/// The reduction alone leaves a cube the 3x3x3 solver finishes with face
+/// turns: every centre solved, every edge paired, no parity.
+#[test]
+fn reductions_leave_a_3x3x3() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = &s4.stages.cube;
+    let cube3 = CubeN::new(3);
+    for seed in 0..6 {
+        let mut s = tablegen::cube4::random_state(900 + seed);
+        let moves = s4.reduce(&s, Options::default()).unwrap();
+        assert!(moves.len() <= 40, "seed {seed}: {} moves", moves.len());
+        cube.apply_alg(&mut s, &moves);
+        let s3 = tablegen::validate::skeleton3(cube, &s);
+        let (rotation, s3) = tablegen::validate::orient_centres(&cube3, &s3).unwrap();
+        let cc = tablegen::cube3::CubieCube::from_facelets(&s3).unwrap();
+        let opts = crate::cube3::Options {
+            max_length: 21,
+            time_budget: std::time::Duration::from_millis(50),
+            strict: false,
+        };
+        let finish: Vec<Move> = s4
+            .solver3
+            .solve(&cc, opts)
+            .iter()
+            .map(|&m| tablegen::cube3::move_of(m))
+            .collect();
+        cube.apply_alg(&mut s, &rotation);
+        cube.apply_alg(&mut s, &finish);
+        assert!(cube.is_solved(&s), "seed {seed}");
+    }
+}
