@@ -16,12 +16,11 @@
 //! (the 1st layers move none of them). So the 4x4x4 solver's reduction
 //! (centres solved, edges paired, no parity: [`crate::cube4::Solver::reduce`])
 //! does it, its `R` the 6x6x6's `R`, its `Rw` the `3Rw`. What is left is
-//! one orbit: each mirror-hand oblique must show the colour of the oblique
-//! beside it in its block (the hand of `U` row 1 column 2 is the
-//! representative). The greedy cycle search places it with the cycles of
-//! the oblique kind that move only that hand, behind kept turns of the
-//! 5x5x5 (its faces and its `Rw`, the 6x6x6's `Rw`: they move whole groups
-//! and leave the middle layers alone). The 5x5x5 solver finishes.
+//! the obliques: each block of two (one of each hand) must be one colour,
+//! either one. A greedy search pairs them with the cycles of the oblique
+//! kind that move obliques only, behind kept turns of the 5x5x5 (its faces
+//! and its `Rw`, the 6x6x6's `Rw`: they move whole groups and leave the
+//! middle layers alone). The 5x5x5 solver finishes.
 
 use super::{deepen_by, marks, read_small, sequences, setup, Cand, Layout, Reducer, Setup};
 use crate::SolveError;
