@@ -592,6 +592,64 @@ struct Setup {
     kept: bool,
 }
 
+/// One step of a greedy cycle search: the cycle that places the most
+/// per move; if none places anything, a cycle that moves something
+/// unplaced and places as much as it takes away, picked at random (from a
+/// fixed seed: the same state gives the same moves). Gives up after 40
+/// such steps in a row.
+struct Pick {
+    /// (gain, cost, index) of the best so far.
+    best: Option<(u32, u32, usize)>,
+    level: Vec<usize>,
+    idle: u32,
+    rng: u64,
+}
+
+impl Default for Pick {
+    fn default() -> Self {
+        Pick {
+            best: None,
+            level: Vec::new(),
+            idle: 0,
+            rng: 0x9E37_79B9_7F4A_7C15,
+        }
+    }
+}
+
+impl Pick {
+    /// Cycle `i`: what it places less what it takes away, whether it moves
+    /// something unplaced, its cost.
+    fn consider(&mut self, i: usize, gain: i32, touches: bool, cost: u32) {
+        if gain == 0 && touches {
+            self.level.push(i);
+        }
+        if gain > 0 {
+            let g = gain as u32;
+            if self.best.is_none_or(|(bg, bc, _)| g * bc > bg * cost) {
+                self.best = Some((g, cost, i));
+            }
+        }
+    }
+
+    /// The step's cycle (and a fresh start for the next step), or `None`
+    /// when the search is stuck.
+    fn choose(&mut self) -> Option<usize> {
+        let level = std::mem::take(&mut self.level);
+        if let Some((_, _, i)) = self.best.take() {
+            self.idle = 0;
+            return Some(i);
+        }
+        self.idle += 1;
+        if level.is_empty() || self.idle > 40 {
+            return None;
+        }
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        Some(level[(self.rng % level.len() as u64) as usize])
+    }
+}
+
 /// A set of cycles for the greedy search: the layout they were made for,
 /// the cycles, where each facelet they name stands in the group searched,
 /// and the setups they index.
@@ -934,19 +992,13 @@ impl Reducer {
         let target_of = target;
         let mut target = target_of(state);
         let mut moves = Vec::new();
-        let mut idle = 0u32;
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut pick = Pick::default();
         for _ in 0..20 * facelets.len() {
             if facelets.iter().all(|&f| state[f] == target[f]) {
                 return Ok(moves);
             }
             let right =
                 |f: u32, t: u32| state[at[f as usize] as usize] == target[at[t as usize] as usize];
-            // The most units placed per move; if none places one, a cheap
-            // cycle that moves a misplaced unit and places as many as it
-            // takes away (picked at random among the cheapest few).
-            let mut best: Option<(u32, u32, usize)> = None;
-            let mut level: Vec<usize> = Vec::new();
             for (i, c) in cands.iter().enumerate() {
                 let mut gain = 0i32;
                 let mut touches = false;
@@ -955,36 +1007,11 @@ impl Reducer {
                     touches |= !before;
                     gain += i32::from(right(f, t)) - i32::from(before);
                 }
-                if gain == 0 && touches {
-                    level.push(i);
-                }
-                if gain <= 0 {
-                    continue;
-                }
-                let g = gain as u32;
-                if best.is_none_or(|(bg, bc, _)| g * bc > bg * c.cost) {
-                    best = Some((g, c.cost, i));
-                }
+                pick.consider(i, gain, touches, c.cost);
             }
-            let i = match best {
-                Some((_, _, i)) => {
-                    idle = 0;
-                    i
-                }
-                None => {
-                    idle += 1;
-                    let few = level;
-                    if few.is_empty() || idle > 40 {
-                        return Err(SolveError::Internal(
-                            "no 3-cycle places another piece".into(),
-                        ));
-                    }
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    few[(rng % few.len() as u64) as usize]
-                }
-            };
+            let i = pick
+                .choose()
+                .ok_or_else(|| SolveError::Internal("no 3-cycle places another piece".into()))?;
             let seq = self.cand_moves(&cands[i], lay, setups);
             self.cube.apply_alg(state, &seq);
             moves.extend(seq);

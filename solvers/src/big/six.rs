@@ -22,7 +22,7 @@
 //! and its `Rw`, the 6x6x6's `Rw`: they move whole groups and leave the
 //! middle layers alone). The 5x5x5 solver finishes.
 
-use super::{deepen_by, marks, read_small, sequences, setup, Cand, Layout, Reducer, Setup};
+use super::{deepen_by, marks, read_small, sequences, setup, Cand, Layout, Pick, Reducer, Setup};
 use crate::SolveError;
 use tablegen::notation::{Face, Move};
 
@@ -133,14 +133,11 @@ impl Six {
     ) -> Result<Vec<Move>, SolveError> {
         let partner = &self.partner;
         let mut moves = Vec::new();
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        let mut idle = 0;
+        let mut pick = Pick::default();
         for _ in 0..20 * self.obliques.len() {
             if self.obliques_paired(state) {
                 return Ok(moves);
             }
-            let mut best: Option<(u32, u32, usize)> = None;
-            let mut level: Vec<usize> = Vec::new();
             for (i, c) in self.cands.iter().enumerate() {
                 let pairs = c.pairs();
                 let after = |x: u32| {
@@ -160,34 +157,11 @@ impl Six {
                     touches |= !before;
                     gain += i32::from(after(t) == after(p)) - i32::from(before);
                 }
-                if gain == 0 && touches {
-                    level.push(i);
-                }
-                if gain > 0 {
-                    let g = gain as u32;
-                    if best.is_none_or(|(bg, bc, _)| g * bc > bg * c.cost) {
-                        best = Some((g, c.cost, i));
-                    }
-                }
+                pick.consider(i, gain, touches, c.cost);
             }
-            let i = match best {
-                Some((_, _, i)) => {
-                    idle = 0;
-                    i
-                }
-                None => {
-                    idle += 1;
-                    if level.is_empty() || idle > 40 {
-                        return Err(SolveError::Internal(
-                            "no cycle pairs another oblique".into(),
-                        ));
-                    }
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    level[(rng % level.len() as u64) as usize]
-                }
-            };
+            let i = pick
+                .choose()
+                .ok_or_else(|| SolveError::Internal("no cycle pairs another oblique".into()))?;
             let seq = r.cand_moves(&self.cands[i], &self.lay, &self.setups);
             r.cube.apply_alg(state, &seq);
             moves.extend(seq);
