@@ -650,17 +650,6 @@ impl Pick {
     }
 }
 
-/// A set of cycles for the greedy search: the layout they were made for,
-/// the cycles, where each facelet they name stands in the group searched,
-/// and the setups they index.
-#[derive(Clone, Copy)]
-struct Cycles<'a> {
-    lay: &'a Layout,
-    cands: &'a [Cand],
-    at: &'a [u32],
-    setups: &'a [Setup],
-}
-
 /// The cube of `coords.len()` layers read off an N-cube state at the given
 /// rows and columns.
 fn read_small(n: usize, state: &[u8], coords: &[usize]) -> Vec<u8> {
@@ -837,8 +826,6 @@ impl Reducer {
         }
     }
 
-    /// The cycles of a centre orbit (given by its facelets) or a wing orbit
-    /// (its facelets, both of each wing), with every setup.
     /// The turn of each setup next to its cycle, as a permutation (none
     /// for the empty setup).
     fn next_turns(&self, setups: &[Setup]) -> Vec<Option<std::sync::Arc<tablegen::cube::Perm>>> {
@@ -848,6 +835,8 @@ impl Reducer {
             .collect()
     }
 
+    /// The cycles of a centre orbit (given by its facelets) or a wing orbit
+    /// (its facelets, both of each wing), with every setup.
     fn candidates(
         &self,
         facelets: &[usize],
@@ -963,34 +952,7 @@ impl Reducer {
         // facelets stands in this group.
         let (canon, cands) = self.kind_candidates(lay.kind);
         let at = self.relabel(canon, g);
-        let cycles = Cycles {
-            lay: &lay,
-            cands,
-            at: &at,
-            setups: &self.small_setups,
-        };
-        self.place_greedy(state, facelets, &cycles, |s| self.target(s))
-    }
-
-    /// Places `facelets` (each to the colour `target` of the state gives
-    /// it) by greedy cycles: each step the cycle that places the most
-    /// facelets per move; when none places one, a cheap cycle that moves a
-    /// misplaced facelet and places as many as it takes away.
-    fn place_greedy(
-        &self,
-        state: &mut [u8],
-        facelets: &[usize],
-        cycles: &Cycles,
-        target: impl Fn(&[u8]) -> Vec<u8>,
-    ) -> Result<Vec<Move>, SolveError> {
-        let Cycles {
-            lay,
-            cands,
-            at,
-            setups,
-        } = *cycles;
-        let target_of = target;
-        let mut target = target_of(state);
+        let mut target = self.target(state);
         let mut moves = Vec::new();
         let mut pick = Pick::default();
         for _ in 0..20 * facelets.len() {
@@ -1012,10 +974,10 @@ impl Reducer {
             let i = pick
                 .choose()
                 .ok_or_else(|| SolveError::Internal("no 3-cycle places another piece".into()))?;
-            let seq = self.cand_moves(&cands[i], lay, setups);
+            let seq = self.cand_moves(&cands[i], &lay, &self.small_setups);
             self.cube.apply_alg(state, &seq);
             moves.extend(seq);
-            target = target_of(state);
+            target = self.target(state);
         }
         Err(SolveError::Internal("an orbit did not come home".into()))
     }
