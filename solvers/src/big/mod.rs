@@ -1,6 +1,12 @@
-//! Cubes of 6x6x6 and up: reduced to the 4x4x4 (even N) or 5x5x5 (odd N)
-//! made of their innermost layers, which the 4x4x4 or 5x5x5 solver then
-//! solves with block turns as deep as the groups of layers they stand for.
+//! Cubes of 6x6x6 and up.
+//!
+//! Up to [`NESTED_MAX_N`] an N-cube goes through the (N-2)-cube of its
+//! inner layers (reduced, by the same route one size down, to a 4x4x4 or
+//! 5x5x5 reduction), then the blocks between its outer wings, to a 5x5x5
+//! the 5x5x5 solver finishes (the `nested` module). Larger cubes are
+//! reduced to the 4x4x4 (even N) or 5x5x5 (odd N) made of their innermost
+//! layers, which the 4x4x4 or 5x5x5 solver then solves with block turns as
+//! deep as the groups of layers they stand for, as below.
 //!
 //! Group the layers of an N-cube, seen from one face, as the smaller cube
 //! does: the face layer; layers `1..m-1` (`m = N / 2`, or `(N - 1) / 2` on
@@ -44,7 +50,7 @@
 
 mod bars;
 pub mod centres;
-mod six;
+mod nested;
 
 use crate::moves::simplify;
 use crate::SolveError;
@@ -91,6 +97,10 @@ fn marks(len: usize, facelets: impl IntoIterator<Item = usize>) -> Vec<bool> {
 pub const MIN_N: usize = 6;
 /// The largest cube this solver takes (the facelet model's limit).
 pub const MAX_N: usize = 64;
+/// The largest N solved through its inner cubes (see the `nested` module);
+/// larger cubes are reduced orbit by orbit to a 4x4x4 or 5x5x5.
+pub const NESTED_MAX_N: usize = 17;
+
 /// The time a solve aims at when none is given (each part runs at least
 /// once, so a large cube takes longer).
 pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2500);
@@ -1412,12 +1422,13 @@ impl Reducer {
 enum Small {
     Four(Box<crate::cube4::Solver>),
     Five(Box<crate::cube5::Solver>),
-    /// The 6x6x6: the inner 4x4x4's reduction, the obliques, the 5x5x5
-    /// (see the `six` module).
-    Six(
-        Box<crate::cube4::Solver>,
+    /// The route through the inner (N-2)-cube and the blocks to the 5x5x5
+    /// (see the `nested` module), with the 4x4x4 solver where the
+    /// innermost cube is one.
+    Nested(
+        Option<Box<crate::cube4::Solver>>,
         Box<crate::cube5::Solver>,
-        six::Six,
+        Box<nested::Nested>,
     ),
 }
 
@@ -1447,18 +1458,24 @@ impl Solver {
             )));
         }
         let reducer = Reducer::new(n);
-        let small = if n == 6 {
-            Small::Six(
-                Box::new(crate::cube4::Solver::load(dir, quiet)?),
+        let small = if n <= NESTED_MAX_N {
+            let route = nested::Nested::new(n);
+            let four = if route.needs_four() {
+                Some(Box::new(crate::cube4::Solver::load(dir, quiet)?))
+            } else {
+                None
+            };
+            Small::Nested(
+                four,
                 Box::new(crate::cube5::Solver::load(dir, quiet)?),
-                six::Six::new(&reducer),
+                Box::new(route),
             )
         } else if n.is_multiple_of(2) {
             Small::Four(Box::new(crate::cube4::Solver::load(dir, quiet)?))
         } else {
             Small::Five(Box::new(crate::cube5::Solver::load(dir, quiet)?))
         };
-        if !matches!(small, Small::Six(..)) {
+        if !matches!(small, Small::Nested(..)) {
             reducer.prepare();
         }
         Ok(Solver { reducer, small })
@@ -1483,16 +1500,22 @@ impl Solver {
         // The small cube's share: its own default budget, at most half.
         let small_share = match &self.small {
             Small::Four(_) => crate::cube4::Options::default().time_budget,
-            Small::Five(_) | Small::Six(..) => crate::cube5::Options::default().time_budget,
+            Small::Five(_) | Small::Nested(..) => crate::cube5::Options::default().time_budget,
         }
         .min(budget / 2);
         let mut s = state.to_vec();
         let deadline = start + (budget - small_share);
         let (reduction, names) = match &self.small {
-            Small::Six(four, _, six) => (
-                self.reduce_six(four, six, &mut s, deadline)?,
-                ["inner-4x4x4", "obliques"],
-            ),
+            Small::Nested(four, five, route) => {
+                let (inner, blocks) = route.to_five(four.as_deref(), five, &mut s, deadline)?;
+                (
+                    Reduction {
+                        wings: inner,
+                        centres: blocks,
+                    },
+                    ["inner-cube", "blocks"],
+                )
+            }
             _ => (
                 r.best_oriented(&mut s, &rotations24(), deadline)?,
                 ["wings", "centres"],
@@ -1520,10 +1543,10 @@ impl Solver {
                 let (moves, phases) = five(solver, &r.small_state(&s))?;
                 (moves.iter().flat_map(|&m| r.deepen(m)).collect(), phases)
             }
-            Small::Six(_, solver, _) => {
-                let (moves, phases) = five(solver, &six::Six::outer5(&s))?;
+            Small::Nested(_, solver, route) => {
+                let (moves, phases) = five(solver, &route.outer5(&s))?;
                 (
-                    moves.into_iter().flat_map(six::Six::deepen5).collect(),
+                    moves.into_iter().flat_map(|m| route.deepen5(m)).collect(),
                     phases,
                 )
             }
@@ -1551,54 +1574,6 @@ impl Solver {
     /// The size N.
     pub fn n(&self) -> usize {
         self.reducer.n
-    }
-
-    /// The 6x6x6's reduction to its 5x5x5 (see the `six` module): the
-    /// inner 4x4x4's reduction once, then the obliques from as many
-    /// orientations as there is time for by `deadline` (at least one; the
-    /// greedy search takes other paths seen from another side), the
-    /// shortest kept. Returns the two parts as outer block turns of the
-    /// cube as it is (in the `wings` and `centres` fields) and leaves
-    /// `state` reduced.
-    fn reduce_six(
-        &self,
-        four: &crate::cube4::Solver,
-        six: &six::Six,
-        state: &mut Vec<u8>,
-        deadline: Instant,
-    ) -> Result<Reduction, SolveError> {
-        let r = &self.reducer;
-        let inner = four.reduce(&six::Six::inner4(state), crate::cube4::Options::default())?;
-        let inner: Vec<Move> = inner.into_iter().flat_map(six::Six::deepen4).collect();
-        let inner = simplify(&outer_blocks(6, &inner));
-        r.cube.apply_alg(state, &inner);
-        let mut best: Option<(usize, Vec<u8>, Vec<Move>)> = None;
-        let mut longest = Duration::ZERO;
-        for rot in rotations24() {
-            let t = Instant::now();
-            if best.is_some() && t + longest > deadline {
-                break;
-            }
-            let mut s = state.clone();
-            r.cube.apply_alg(&mut s, &rot);
-            let found = six.pair_obliques(r, &mut s)?;
-            r.cube.apply_alg(&mut s, &inverse(&rot));
-            let found = unrotate(&simplify(&outer_blocks(6, &found)), &rot);
-            let len = simplify(&[&inner[..], &found[..]].concat()).len();
-            if best.as_ref().is_none_or(|b| len < b.0) {
-                best = Some((len, s, found));
-            }
-            longest = longest.max(t.elapsed());
-        }
-        let (_, s, obliques) = best.ok_or_else(|| SolveError::Internal("no orientation".into()))?;
-        if !six.obliques_paired(&s) {
-            return Err(SolveError::Internal("an oblique is unpaired".into()));
-        }
-        *state = s;
-        Ok(Reduction {
-            wings: inner,
-            centres: obliques,
-        })
     }
 }
 
@@ -1893,11 +1868,12 @@ mod tests {
         }
     }
 
-    /// Whole solves of a 6x6x6 and a 7x7x7 (through the 4x4x4 and the
-    /// 5x5x5), replayed on the facelet model.
+    /// Whole solves of a 6x6x6, a 7x7x7 and an 8x8x8 (through their inner
+    /// cubes: the 8x8x8's inner 6x6x6 through its 4x4x4), replayed on the
+    /// facelet model.
     #[test]
     fn solve_random_states() {
-        solve_sizes(&[6, 7], 1, Some(Duration::from_millis(100)));
+        solve_sizes(&[6, 7, 8], 1, Some(Duration::from_millis(100)));
     }
 
     /// Random states of every size from 6 to 17 solved and replayed (the

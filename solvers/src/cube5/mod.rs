@@ -17,8 +17,9 @@
 //!
 //! Each stage starts from many of the last one's solutions at once (each a
 //! root of the engine with the moves it already took), so the chain found
-//! first is the shortest in total over them; [`Solver::reduce`] runs the
-//! first three, [`Solver::solve`] all six.
+//! first is the shortest in total over them; [`Solver::reduce_to_pairing`]
+//! runs the first three, [`Solver::reduce`] the first five (the NxNxN
+//! solver's inner cubes), [`Solver::solve`] all six.
 
 mod centres;
 mod last8;
@@ -314,6 +315,39 @@ impl Solver {
         self.next_stage(&self.split, &chains, &policy, opts.split_roots, clock)
     }
 
+    /// Stages 1 to 5 of a checked state: chains in their frames, each
+    /// ending reduced.
+    fn chains5(
+        &self,
+        state: &[u8],
+        opts: &Options,
+        clock: Clock,
+    ) -> Result<Vec<Chain>, SolveError> {
+        let chains = self.chains3(state, opts, clock)?;
+        let pair = self.next_stage(
+            &Weighted(&self.epair, opts.pair_sets, opts.pair_weight),
+            &chains,
+            &self.policy(
+                opts.stage4_candidates,
+                opts.pair_level_nodes,
+                opts.stage4_grace,
+            ),
+            opts.stage4_roots,
+            clock,
+        )?;
+        self.next_stage(
+            &Weighted(&self.last8, 1, opts.last_weight),
+            &pair,
+            &self.policy(
+                opts.stage5_candidates,
+                opts.pair_level_nodes,
+                opts.stage5_grace,
+            ),
+            usize::MAX,
+            clock,
+        )
+    }
+
     fn policy(&self, want: usize, level_nodes: u64, grace_nodes: u64) -> Policy {
         Policy {
             want,
@@ -344,7 +378,11 @@ impl Solver {
     /// [`CubeN::solved`]): the shortest chains found, at most
     /// `opts.stage2_candidates`, each ending in the pairing group's orbit of
     /// solved.
-    pub fn reduce(&self, state: &[u8], opts: Options) -> Result<Vec<Reduced>, SolveError> {
+    pub fn reduce_to_pairing(
+        &self,
+        state: &[u8],
+        opts: Options,
+    ) -> Result<Vec<Reduced>, SolveError> {
         validate(&self.cube, state).map_err(SolveError::Input)?;
         let (_, clock) = Self::clock(&opts);
         Ok(self
@@ -360,6 +398,25 @@ impl Solver {
             .collect())
     }
 
+    /// The five reduction stages of a 5x5x5 facelet state (150 facelets,
+    /// colours as [`CubeN::solved`]): the shortest chain found, for the cube
+    /// as given. After it every centre shows its fixed centre's colour and
+    /// every tredge is paired; the cube is a 3x3x3.
+    pub fn reduce(&self, state: &[u8], opts: Options) -> Result<Vec<Move>, SolveError> {
+        validate(&self.cube, state).map_err(SolveError::Input)?;
+        let (_, clock) = Self::clock(&opts);
+        self.chains5(state, &opts, clock)?
+            .into_iter()
+            .map(|c| {
+                simplify(&tablegen::cube::unrotate(
+                    &c.moves,
+                    &axis_rotations()[c.axis],
+                ))
+            })
+            .min_by_key(|m| m.len())
+            .ok_or_else(|| SolveError::Internal("no reduction".into()))
+    }
+
     /// Solves a 5x5x5 facelet state (150 facelets, colours as
     /// [`CubeN::solved`]): the five reduction stages, then the 3x3x3 finish
     /// of each stage-5 solution; the shortest whole wins. The cube ends
@@ -367,29 +424,7 @@ impl Solver {
     pub fn solve(&self, state: &[u8], opts: Options) -> Result<Solution5, SolveError> {
         validate(&self.cube, state).map_err(SolveError::Input)?;
         let (start, clock) = Self::clock(&opts);
-        let chains = self.chains3(state, &opts, clock)?;
-        let pair = self.next_stage(
-            &Weighted(&self.epair, opts.pair_sets, opts.pair_weight),
-            &chains,
-            &self.policy(
-                opts.stage4_candidates,
-                opts.pair_level_nodes,
-                opts.stage4_grace,
-            ),
-            opts.stage4_roots,
-            clock,
-        )?;
-        let last = self.next_stage(
-            &Weighted(&self.last8, 1, opts.last_weight),
-            &pair,
-            &self.policy(
-                opts.stage5_candidates,
-                opts.pair_level_nodes,
-                opts.stage5_grace,
-            ),
-            usize::MAX,
-            clock,
-        )?;
+        let last = self.chains5(state, &opts, clock)?;
         let mut best: Option<Solution5> = None;
         let count = last.len();
         let finish_start = Instant::now();

@@ -275,7 +275,7 @@ fn reduce_random_states() {
     let solver = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
     for seed in 0..4 {
         let s = tablegen::orbits::random_state(&cube, 100 + seed);
-        let chains = solver.reduce(&s, Options::default()).unwrap();
+        let chains = solver.reduce_to_pairing(&s, Options::default()).unwrap();
         assert!(!chains.is_empty());
         let mut last = 0;
         for c in &chains {

@@ -1,0 +1,598 @@
+//! An N-cube by way of the (N-2)-cube of its inner layers and a 5x5x5.
+//!
+//! Grouped `0 | 1 | 2..N-3 | N-2 | N-1`, an N-cube is a 5x5x5 once every
+//! group of layers shows one colour: its corners are the corners, its X-
+//! centres the outer X-centres, its wings the outer wings, its T-centres
+//! the blocks of the 1st row between the outer wings' columns (the outer T
+//! and the obliques of depths 1 and 2 to N/2), its midges and centre the
+//! middle group. The middle group has no representative of its own: its
+//! centre must be solved outright, its edges paired, and the 3x3x3 they
+//! make with the corners must be a real one (no flipped edge, no swapped
+//! pair).
+//!
+//! The (N-2)-cube of layers `0-1 | 2 | .. | N-3 | N-2 - N-1` is exactly that
+//! problem: its corners are the corners, its centres and edges are the
+//! middle group's, and every N-cube turn moves them as an (N-2)-cube turn
+//! does (the 1st layers move none of them). Its reduction (to a 3x3x3 with
+//! no parity: the 4x4x4's [`crate::cube4::Solver::reduce`], the 5x5x5's
+//! [`crate::cube5::Solver::reduce`], or this route once more, one size
+//! down) does it, its `R` the N-cube's `R`, its `Rw` the `3Rw`. What is left
+//! is the blocks: each must show one colour, any one. A greedy search makes
+//! them so with the centre cycles of their orbits (the obliques of depths
+//! 1 and d with their mirrors, and the outer T of odd N), behind kept turns
+//! of the 5x5x5 (its faces and its `Rw`, the N-cube's `Rw`: they move whole
+//! groups and leave the middle group alone). The 5x5x5 solver finishes.
+//!
+//! From the 6x6x6 on, the inner cube's reduction nests: a 9x9x9's inner
+//! 7x7x7 goes through its own inner 5x5x5.
+
+use super::{
+    deepen_by, depth, marks, read_small, sequences, setup, Cand, Layout, Pick, Reducer, Setup,
+};
+use crate::moves::simplify;
+use crate::SolveError;
+use std::time::{Duration, Instant};
+use tablegen::cube::{rotations24, unrotate};
+use tablegen::notation::{Face, Move};
+
+/// The colours of a cube.
+const COLOURS: usize = 6;
+
+/// Up to this size every level of the route makes its blocks from at least
+/// [`MANY_TRIES`] orientations (a greedy search takes other paths seen from
+/// another side; the shortest is kept), whatever the time budget: about
+/// 10 moves fewer on a 7x7x7 and 9 on an 8x8x8 for 1.5 s and 3.5 s
+/// more. Larger cubes take one, and more as the budget allows.
+const MANY_TRIES_MAX_N: usize = 10;
+const MANY_TRIES: usize = 8;
+
+/// The inner cube of an N-cube's route.
+enum Inner {
+    /// The 4x4x4 (of a 6x6x6).
+    Four,
+    /// The 5x5x5 (of a 7x7x7).
+    Five,
+    /// A larger cube, by this route again.
+    Nested(Box<Nested>),
+}
+
+/// One orbit of the blocks (an oblique orbit with its mirror, or the outer
+/// T): its facelets, and where each facelet of the first orbit of its
+/// kind stands in it (its cycles are that orbit's, renamed).
+struct Group {
+    kind: usize,
+    depth: usize,
+    at: Vec<u32>,
+}
+
+/// The cycles of one kind of orbit among the blocks: those of its first
+/// orbit behind every setup.
+struct Kind {
+    depth: usize,
+    lay: Layout,
+    cands: Vec<Cand>,
+}
+
+/// The route of an N-cube (6 and up) through its inner (N-2)-cube and its
+/// blocks to a 5x5x5.
+pub(super) struct Nested {
+    r: Reducer,
+    inner: Inner,
+    /// Rows and columns of the inner cube, and the last N-cube layer of
+    /// each of its layers.
+    inner_coords: Vec<usize>,
+    inner_last: Vec<u8>,
+    /// The same for the 5x5x5.
+    outer_coords: [usize; 5],
+    outer_last: [u8; 5],
+    /// Setups of up to two turns of the 5x5x5 (faces and the N-cube's
+    /// `Rw`), kept.
+    setups: Vec<Setup>,
+    kinds: Vec<Kind>,
+    groups: Vec<Group>,
+    /// The block of every facelet (`u32::MAX` outside the blocks).
+    block: Vec<u32>,
+    /// The number of blocks (24) and of facelets in each (N-4).
+    blocks: usize,
+    size: u8,
+    /// Orientations the blocks are made from at least, whatever the time.
+    min_tries: usize,
+}
+
+impl Nested {
+    /// The route of an N-cube, `n >= 6`.
+    pub(super) fn new(n: usize) -> Nested {
+        debug_assert!(n >= 6);
+        let r = Reducer::new(n);
+        let cube = &r.cube;
+        let turns: Vec<Move> = Face::ALL
+            .iter()
+            .flat_map(|&f| (1..=3u8).flat_map(move |t| [Move::face(f, t), Move::block(f, 2, t)]))
+            .collect();
+        let setups: Vec<Setup> = sequences(&turns)
+            .into_iter()
+            .map(|s| setup(cube, s, true))
+            .collect();
+        // A block: the facelets of one face in row 1 (or N-2) and the
+        // middle group's columns, or the same across.
+        let mid = |x: usize| (2..n - 2).contains(&x);
+        let outer = |x: usize| x == 1 || x == n - 2;
+        let mut block = vec![u32::MAX; cube.facelets()];
+        let mut blocks = 0u32;
+        let mut keys: Vec<(usize, usize, usize)> = Vec::new();
+        for (i, b) in block.iter_mut().enumerate() {
+            let (f, row, col) = (i / (n * n), (i / n) % n, i % n);
+            let key = match (mid(row), mid(col)) {
+                (true, false) if outer(col) => (f, usize::MAX, col),
+                (false, true) if outer(row) => (f, row, usize::MAX),
+                _ => continue,
+            };
+            *b = match keys.iter().position(|&k| k == key) {
+                Some(k) => k as u32,
+                None => {
+                    keys.push(key);
+                    blocks += 1;
+                    blocks - 1
+                }
+            };
+        }
+        // The blocks' orbits by depths, and one list of cycles per kind.
+        let mut kinds: Vec<Kind> = Vec::new();
+        let mut groups = Vec::new();
+        for d in 2..=(n - 1) / 2 {
+            let facelets: Vec<usize> = (0..cube.facelets())
+                .filter(|&i| {
+                    let (row, col) = ((i / n) % n, i % n);
+                    block[i] != u32::MAX && depth(row, n).max(depth(col, n)) == d
+                })
+                .collect();
+            let lay = r.layout(facelets[0], false);
+            let kind = match kinds.iter().position(|k| k.lay.kind == lay.kind) {
+                Some(k) => k,
+                None => {
+                    let lead = marks(cube.facelets(), facelets.iter().copied());
+                    let cands = r.candidates(&facelets, &lay, &lead, &setups);
+                    kinds.push(Kind {
+                        depth: d,
+                        lay,
+                        cands,
+                    });
+                    kinds.len() - 1
+                }
+            };
+            groups.push(Group {
+                kind,
+                depth: d,
+                at: relabel(n, kinds[kind].depth, d),
+            });
+        }
+        let inner = match n - 2 {
+            4 => Inner::Four,
+            5 => Inner::Five,
+            m => Inner::Nested(Box::new(Nested::new(m))),
+        };
+        let mut inner_coords = vec![0];
+        inner_coords.extend(2..n - 2);
+        inner_coords.push(n - 1);
+        let inner_last: Vec<u8> = inner_coords.iter().map(|&x| x as u8).collect();
+        Nested {
+            inner,
+            inner_coords,
+            inner_last,
+            outer_coords: [0, 1, n / 2, n - 2, n - 1],
+            outer_last: [0, 1, (n - 3) as u8, (n - 2) as u8, (n - 1) as u8],
+            setups,
+            kinds,
+            groups,
+            block,
+            blocks: blocks as usize,
+            size: (n - 4) as u8,
+            min_tries: if n <= MANY_TRIES_MAX_N { MANY_TRIES } else { 1 },
+            r,
+        }
+    }
+
+    /// The size N.
+    pub(super) fn n(&self) -> usize {
+        self.r.n
+    }
+
+    /// Whether the innermost cube is a 4x4x4.
+    pub(super) fn needs_four(&self) -> bool {
+        match &self.inner {
+            Inner::Four => true,
+            Inner::Five => false,
+            Inner::Nested(x) => x.needs_four(),
+        }
+    }
+
+    /// Routes from this N-cube down to the innermost (one for a 6x6x6 or a
+    /// 7x7x7).
+    fn levels(&self) -> u32 {
+        match &self.inner {
+            Inner::Nested(x) => 1 + x.levels(),
+            _ => 1,
+        }
+    }
+
+    /// The 5x5x5 read off an N-cube state.
+    pub(super) fn outer5(&self, state: &[u8]) -> Vec<u8> {
+        read_small(self.n(), state, &self.outer_coords)
+    }
+
+    /// A turn of the 5x5x5 as N-cube turns.
+    pub(super) fn deepen5(&self, m: Move) -> Vec<Move> {
+        deepen_by(&self.outer_last, m)
+    }
+
+    /// Reduces `state` to its 5x5x5: the inner cube's reduction, then the
+    /// blocks (from as many orientations as there is time for by
+    /// `deadline`, at least one, the shortest kept). Returns the two parts
+    /// as outer block turns of the N-cube as it is.
+    pub(super) fn to_five(
+        &self,
+        four: Option<&crate::cube4::Solver>,
+        five: &crate::cube5::Solver,
+        state: &mut Vec<u8>,
+        deadline: Instant,
+    ) -> Result<(Vec<Move>, Vec<Move>), SolveError> {
+        let (n, r) = (self.n(), &self.r);
+        let now = Instant::now();
+        // Each level's blocks get an even share of the time.
+        let share = deadline.saturating_duration_since(now) / self.levels();
+        let small = read_small(n, state, &self.inner_coords);
+        let inner = match &self.inner {
+            Inner::Four => four
+                .ok_or_else(|| SolveError::Internal("no 4x4x4 solver".into()))?
+                .reduce(&small, crate::cube4::Options::default())?,
+            Inner::Five => five.reduce(&small, crate::cube5::Options::default())?,
+            Inner::Nested(x) => {
+                let mut s = small;
+                x.reduce(four, five, &mut s, deadline - share)?
+            }
+        };
+        let inner: Vec<Move> = inner
+            .into_iter()
+            .flat_map(|m| deepen_by(&self.inner_last, m))
+            .collect();
+        let inner = simplify(&super::outer_blocks(n, &inner));
+        r.cube.apply_alg(state, &inner);
+        let mut best: Option<(usize, Vec<u8>, Vec<Move>)> = None;
+        let mut longest = Duration::ZERO;
+        for (k, rot) in rotations24().into_iter().enumerate() {
+            let t = Instant::now();
+            if k >= self.min_tries && t + longest > deadline {
+                break;
+            }
+            let mut s = state.clone();
+            r.cube.apply_alg(&mut s, &rot);
+            let found = self.make_blocks(&mut s)?;
+            r.cube.apply_alg(&mut s, &super::inverse(&rot));
+            let found = unrotate(&simplify(&super::outer_blocks(n, &found)), &rot);
+            let len = simplify(&[&inner[..], &found[..]].concat()).len();
+            if best.as_ref().is_none_or(|b| len < b.0) {
+                best = Some((len, s, found));
+            }
+            longest = longest.max(t.elapsed());
+        }
+        let (_, s, blocks) = best.ok_or_else(|| SolveError::Internal("no orientation".into()))?;
+        if !self.blocks_done(&s) {
+            return Err(SolveError::Internal("a block is not one colour".into()));
+        }
+        *state = s;
+        Ok((inner, blocks))
+    }
+
+    /// Reduces `state` to a 3x3x3 with no parity: [`Nested::to_five`], then
+    /// the 5x5x5's reduction. Returns outer block turns of the N-cube.
+    fn reduce(
+        &self,
+        four: Option<&crate::cube4::Solver>,
+        five: &crate::cube5::Solver,
+        state: &mut Vec<u8>,
+        deadline: Instant,
+    ) -> Result<Vec<Move>, SolveError> {
+        let (inner, blocks) = self.to_five(four, five, state, deadline)?;
+        let last = five.reduce(&self.outer5(state), crate::cube5::Options::default())?;
+        let last: Vec<Move> = last.into_iter().flat_map(|m| self.deepen5(m)).collect();
+        let last = simplify(&super::outer_blocks(self.n(), &last));
+        self.r.cube.apply_alg(state, &last);
+        Ok(simplify(&[inner, blocks, last].concat()))
+    }
+
+    /// Each block's colour counts.
+    fn counts(&self, state: &[u8]) -> Vec<[u8; COLOURS]> {
+        let mut h = vec![[0u8; COLOURS]; self.blocks];
+        for (i, &b) in self.block.iter().enumerate() {
+            if b != u32::MAX {
+                h[b as usize][state[i] as usize] += 1;
+            }
+        }
+        h
+    }
+
+    /// Makes every block one colour; returns the moves and updates
+    /// `state`. Greedy, over the cycles of every orbit of the blocks at
+    /// once: each step the cycle that adds the most facelets to their
+    /// block's commonest colour per move; when none adds one, a cheap
+    /// cycle that moves a facelet of an unfinished block and takes as many
+    /// away as it adds (picked at random among those, seeded: the same
+    /// state gives the same moves).
+    fn make_blocks(&self, state: &mut [u8]) -> Result<Vec<Move>, SolveError> {
+        let mut moves = Vec::new();
+        let mut pick = Pick::default();
+        let size = self.size;
+        for _ in 0..20 * self.blocks * size as usize {
+            let counts = self.counts(state);
+            let top: Vec<u8> = counts.iter().map(top_of).collect();
+            if top.iter().all(|&t| t == size) {
+                return Ok(moves);
+            }
+            // What colour `c` at facelet `t` adds to its block (where no
+            // other facelet of that block moves).
+            let mut adds = vec![[0i8; COLOURS]; self.block.len()];
+            for (t, &b) in self.block.iter().enumerate() {
+                if b != u32::MAX {
+                    let mut h = counts[b as usize];
+                    h[state[t] as usize] -= 1;
+                    for c in 0..COLOURS {
+                        h[c] += 1;
+                        adds[t][c] = top_of(&h) as i8 - top[b as usize] as i8;
+                        h[c] -= 1;
+                    }
+                }
+            }
+            let mut index = 0;
+            for g in &self.groups {
+                let at = &g.at;
+                for c in &self.kinds[g.kind].cands {
+                    let pairs = c.pairs();
+                    let mut blocks = [u32::MAX; super::MAX_PAIRS];
+                    let (mut gain, mut touches, mut distinct) = (0i32, false, true);
+                    for (k, &(f, t)) in pairs.iter().enumerate() {
+                        let (f, t) = (at[f as usize] as usize, at[t as usize] as usize);
+                        let b = self.block[t];
+                        distinct &= !blocks[..k].contains(&b);
+                        blocks[k] = b;
+                        touches |= top[b as usize] < size;
+                        gain += i32::from(adds[t][state[f] as usize]);
+                    }
+                    if !distinct {
+                        gain = self.gain(&counts, &top, at, pairs, state);
+                    }
+                    pick.consider(index, gain, touches, c.cost);
+                    index += 1;
+                }
+            }
+            let i = pick
+                .choose()
+                .ok_or_else(|| SolveError::Internal("no cycle adds to a block".into()))?;
+            let seq = self.cand_moves(i);
+            self.r.cube.apply_alg(state, &seq);
+            moves.extend(seq);
+        }
+        Err(SolveError::Internal("the blocks did not form".into()))
+    }
+
+    /// What a cycle (its pairs renamed by `at`) adds to the blocks'
+    /// commonest colours, where it moves several facelets of one block.
+    fn gain(
+        &self,
+        counts: &[[u8; COLOURS]],
+        top: &[u8],
+        at: &[u32],
+        pairs: &[(u32, u32)],
+        state: &[u8],
+    ) -> i32 {
+        // The blocks it touches, with their counts after it.
+        let mut touched = [(u32::MAX, [0u8; COLOURS]); super::MAX_PAIRS];
+        let mut k = 0;
+        for &(f, t) in pairs {
+            let (f, t) = (at[f as usize] as usize, at[t as usize] as usize);
+            let b = self.block[t];
+            let slot = match touched[..k].iter().position(|x| x.0 == b) {
+                Some(s) => s,
+                None => {
+                    touched[k] = (b, counts[b as usize]);
+                    k += 1;
+                    k - 1
+                }
+            };
+            let h = &mut touched[slot].1;
+            h[state[t] as usize] -= 1;
+            h[state[f] as usize] += 1;
+        }
+        touched[..k]
+            .iter()
+            .map(|(b, h)| i32::from(top_of(h)) - i32::from(top[*b as usize]))
+            .sum()
+    }
+
+    /// The moves of candidate `i`, counted over the groups in order.
+    fn cand_moves(&self, mut i: usize) -> Vec<Move> {
+        let n = self.n();
+        for g in &self.groups {
+            let kind = &self.kinds[g.kind];
+            if i < kind.cands.len() {
+                // The first orbit's cycle, its layers renamed.
+                let lay = Layout {
+                    size: kind.lay.size,
+                    map: (kind.lay.map.iter())
+                        .map(|&x| {
+                            if x < n {
+                                rename(n, kind.depth, g.depth, x)
+                            } else {
+                                x
+                            }
+                        })
+                        .collect(),
+                    kind: kind.lay.kind,
+                };
+                return self.r.cand_moves(&kind.cands[i], &lay, &self.setups);
+            }
+            i -= kind.cands.len();
+        }
+        Vec::new()
+    }
+
+    /// Whether every block shows one colour.
+    pub(super) fn blocks_done(&self, state: &[u8]) -> bool {
+        let size = self.size;
+        self.counts(state)
+            .iter()
+            .all(|h| h.contains(&size))
+    }
+}
+
+/// A block's count of its commonest colour.
+fn top_of(h: &[u8; COLOURS]) -> u8 {
+    *h.iter().max().unwrap_or(&0)
+}
+
+/// Where row or column `x` of the blocks' orbit at depths (1, `from`)
+/// stands in the one at depths (1, `to`): depth `from` goes to depth `to`
+/// on the same side, every other depth stays.
+fn rename(n: usize, from: usize, to: usize, x: usize) -> usize {
+    if depth(x, n) != from {
+        x
+    } else if x < n / 2 {
+        to
+    } else {
+        n - 1 - to
+    }
+}
+
+/// Where each facelet stands once rows and columns are renamed as
+/// [`rename`] does.
+fn relabel(n: usize, from: usize, to: usize) -> Vec<u32> {
+    (0..6 * n * n)
+        .map(|i| {
+            let (f, r, c) = (i / (n * n), (i / n) % n, i % n);
+            ((f * n + rename(n, from, to, r)) * n + rename(n, from, to, c)) as u32
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The facelets of the blocks' orbit at depths (1, `d`).
+    fn orbit(x: &Nested, d: usize) -> Vec<usize> {
+        let n = x.n();
+        (0..x.block.len())
+            .filter(|&i| {
+                let (row, col) = ((i / n) % n, i % n);
+                x.block[i] != u32::MAX && depth(row, n).max(depth(col, n)) == d
+            })
+            .collect()
+    }
+
+    /// 24 blocks of N-4 facelets, each a row of the middle group next to
+    /// the outer wings, one facelet of each orbit of depths (1, d) (two of
+    /// an oblique orbit with its mirror), the orbits' facelets all blocks'.
+    #[test]
+    fn blocks_are_rows_of_the_middle() {
+        for n in [6, 7, 8, 9] {
+            let x = Nested::new(n);
+            assert_eq!((x.blocks, x.size as usize), (24, n - 4), "{n}");
+            let mut sizes = vec![0; x.blocks];
+            for (i, &b) in x.block.iter().enumerate() {
+                if b != u32::MAX {
+                    sizes[b as usize] += 1;
+                    let (row, col) = ((i / n) % n, i % n);
+                    let (a, b) = (depth(row, n), depth(col, n));
+                    assert_eq!(a.min(b), 1, "{n}: {i}");
+                }
+            }
+            assert!(sizes.iter().all(|&s| s == n - 4), "{n}: {sizes:?}");
+            let mut all = 0;
+            for g in &x.groups {
+                let o = orbit(&x, g.depth);
+                let per_block = if 2 * g.depth + 1 == n { 1 } else { 2 };
+                assert_eq!(o.len(), 24 * per_block, "{n}: depth {}", g.depth);
+                all += o.len();
+            }
+            assert_eq!(all, 24 * (n - 4), "{n}");
+            assert!(x.kinds.iter().all(|k| !k.cands.is_empty()));
+        }
+    }
+
+    /// Each orbit's own cycles are its kind's first orbit's, renamed, and
+    /// their moves the same (what the block search relies on).
+    #[test]
+    fn orbits_of_a_kind_share_their_cycles() {
+        let x = Nested::new(10);
+        let r = &x.r;
+        let mut renamed = 0;
+        let mut offset = 0;
+        for g in &x.groups {
+            let kind = &x.kinds[g.kind];
+            let count = kind.cands.len();
+            if kind.depth != g.depth {
+                let facelets = orbit(&x, g.depth);
+                let lay = r.layout(facelets[0], false);
+                let lead = marks(r.cube.facelets(), facelets.iter().copied());
+                let own = r.candidates(&facelets, &lay, &lead, &x.setups);
+                assert_eq!(own.len(), count, "depth {}", g.depth);
+                for (i, (a, b)) in own.iter().zip(&kind.cands).enumerate().step_by(97) {
+                    let mut mine = a.pairs().to_vec();
+                    let mut moved: Vec<(u32, u32)> = (b.pairs().iter())
+                        .map(|&(f, t)| (g.at[f as usize], g.at[t as usize]))
+                        .collect();
+                    mine.sort_unstable();
+                    moved.sort_unstable();
+                    assert_eq!(mine, moved, "depth {}", g.depth);
+                    assert_eq!(r.cand_moves(a, &lay, &x.setups), x.cand_moves(offset + i));
+                }
+                renamed += 1;
+            }
+            offset += count;
+        }
+        assert_eq!(renamed, 2);
+    }
+
+    /// Whether the middle group shows one colour on each face's centre
+    /// and each edge's side (the inner cube reduced).
+    fn middle_reduced(n: usize, st: &[u8]) -> bool {
+        let mid = 2..n - 2;
+        (0..6).all(|f| {
+            let at = |r: usize, c: usize| st[(f * n + r) * n + c];
+            let centre = mid
+                .clone()
+                .all(|r| mid.clone().all(|c| at(r, c) == at(2, 2)));
+            let sides = [0, n - 1].iter().all(|&e| {
+                mid.clone().all(|k| at(e, k) == at(e, 2))
+                    && mid.clone().all(|k| at(k, e) == at(2, e))
+            });
+            centre && sides
+        })
+    }
+
+    /// Blocks of an 8x8x8 scrambled by its own cycles form again, the
+    /// moves replay to the state the search says, and the middle group
+    /// stays reduced throughout (the cycles and kept setups leave it so).
+    #[test]
+    fn random_blocks_form() {
+        let x = Nested::new(8);
+        let cube = &x.r.cube;
+        let total: usize = x.groups.iter().map(|g| x.kinds[g.kind].cands.len()).sum();
+        let mut rng = 12345u64;
+        for _ in 0..2 {
+            let mut start = cube.solved();
+            for _ in 0..30 {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                cube.apply_alg(&mut start, &x.cand_moves((rng >> 33) as usize % total));
+            }
+            assert!(middle_reduced(8, &start) && !x.blocks_done(&start));
+            let mut s = start.clone();
+            let moves = x.make_blocks(&mut s).unwrap();
+            assert!(x.blocks_done(&s) && middle_reduced(8, &s));
+            let mut replay = start.clone();
+            cube.apply_alg(&mut replay, &moves);
+            assert_eq!(replay, s);
+        }
+    }
+}
