@@ -99,7 +99,7 @@ pub const MIN_N: usize = 6;
 pub const MAX_N: usize = 64;
 /// The largest N solved through its inner cubes (see the `nested` module);
 /// larger cubes are reduced orbit by orbit to a 4x4x4 or 5x5x5.
-pub const NESTED_MAX_N: usize = 17;
+pub const NESTED_MAX_N: usize = 14;
 
 /// The time a solve aims at when none is given (each part runs at least
 /// once, so a large cube takes longer).
@@ -1505,18 +1505,28 @@ impl Solver {
         .min(budget / 2);
         let mut s = state.to_vec();
         let deadline = start + (budget - small_share);
-        let (reduction, names) = match &self.small {
+        let through = match &self.small {
             Small::Nested(four, five, route) => {
-                let (inner, blocks) = route.to_five(four.as_deref(), five, &mut s, deadline)?;
-                (
-                    Reduction {
+                match route.to_five(four.as_deref(), five, &mut s, deadline) {
+                    Ok((inner, centres)) => Some(Reduction {
                         wings: inner,
-                        centres: blocks,
-                    },
-                    ["inner-cube", "blocks"],
-                )
+                        centres,
+                    }),
+                    // The blocks' greedy search stalled from every
+                    // orientation: the orbit-by-orbit reduction instead.
+                    Err(SolveError::Internal(_)) => {
+                        s = state.to_vec();
+                        None
+                    }
+                    Err(e) => return Err(e),
+                }
             }
-            _ => (
+            _ => None,
+        };
+        let nested = through.is_some();
+        let (reduction, names) = match through {
+            Some(red) => (red, ["inner-cube", "blocks"]),
+            None => (
                 r.best_oriented(&mut s, &rotations24(), deadline)?,
                 ["wings", "centres"],
             ),
@@ -1529,26 +1539,32 @@ impl Solver {
             }
             solver.solve(small, o).map(|sol| (sol.moves, sol.phases))
         };
+        let (four, five_solver) = match &self.small {
+            Small::Four(x) => (Some(&**x), None),
+            Small::Five(x) => (None, Some(&**x)),
+            Small::Nested(x, y, _) => (x.as_deref(), Some(&**y)),
+        };
+        let missing = || SolveError::Internal("no solver for the small cube".into());
         let (finish, small_phases): (Vec<Move>, _) = match &self.small {
-            Small::Four(solver) => {
-                let mut o = crate::cube4::Options::default();
-                if let Some(t) = rest {
-                    o.time_budget = t;
-                }
-                let sol = solver.solve(&r.small_state(&s), o)?;
-                let deep = sol.moves.iter().flat_map(|&m| r.deepen(m)).collect();
-                (deep, sol.phases)
-            }
-            Small::Five(solver) => {
-                let (moves, phases) = five(solver, &r.small_state(&s))?;
-                (moves.iter().flat_map(|&m| r.deepen(m)).collect(), phases)
-            }
-            Small::Nested(_, solver, route) => {
+            Small::Nested(_, solver, route) if nested => {
                 let (moves, phases) = five(solver, &route.outer5(&s))?;
                 (
                     moves.into_iter().flat_map(|m| route.deepen5(m)).collect(),
                     phases,
                 )
+            }
+            _ if n.is_multiple_of(2) => {
+                let mut o = crate::cube4::Options::default();
+                if let Some(t) = rest {
+                    o.time_budget = t;
+                }
+                let sol = four.ok_or_else(missing)?.solve(&r.small_state(&s), o)?;
+                let deep = sol.moves.iter().flat_map(|&m| r.deepen(m)).collect();
+                (deep, sol.phases)
+            }
+            _ => {
+                let (moves, phases) = five(five_solver.ok_or_else(missing)?, &r.small_state(&s))?;
+                (moves.iter().flat_map(|&m| r.deepen(m)).collect(), phases)
             }
         };
         let mut all: Vec<Move> = Vec::new();

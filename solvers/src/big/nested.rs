@@ -266,7 +266,12 @@ impl Nested {
             }
             let mut s = state.clone();
             r.cube.apply_alg(&mut s, &rot);
-            let found = self.make_blocks(&mut s)?;
+            // A greedy search can stall (every block near one colour, but
+            // more blocks wanting a colour than it has): another
+            // orientation takes another path.
+            let Ok(found) = self.make_blocks(&mut s) else {
+                continue;
+            };
             r.cube.apply_alg(&mut s, &super::inverse(&rot));
             let found = unrotate(&simplify(&super::outer_blocks(n, &found)), &rot);
             let len = simplify(&[&inner[..], &found[..]].concat()).len();
@@ -275,7 +280,8 @@ impl Nested {
             }
             longest = longest.max(t.elapsed());
         }
-        let (_, s, blocks) = best.ok_or_else(|| SolveError::Internal("no orientation".into()))?;
+        let (_, s, blocks) =
+            best.ok_or_else(|| SolveError::Internal("the blocks did not form".into()))?;
         if !self.blocks_done(&s) {
             return Err(SolveError::Internal("a block is not one colour".into()));
         }
@@ -438,9 +444,7 @@ impl Nested {
     /// Whether every block shows one colour.
     pub(super) fn blocks_done(&self, state: &[u8]) -> bool {
         let size = self.size;
-        self.counts(state)
-            .iter()
-            .all(|h| h.contains(&size))
+        self.counts(state).iter().all(|h| h.contains(&size))
     }
 }
 
