@@ -3,8 +3,9 @@
 //! Grouped `0 | 1 | 2..N-3 | N-2 | N-1`, an N-cube is a 5x5x5 once every
 //! group of layers shows one colour: its corners are the corners, its X-
 //! centres the outer X-centres, its wings the outer wings, its T-centres
-//! the blocks of the 1st row between the outer wings' columns (the outer T
-//! and the obliques of depths 1 and 2 to N/2), its midges and centre the
+//! the blocks of the 1st row between the outer wings' columns (the
+//! obliques of depths (1, d) for d from 2 to (N-3)/2 with their mirrors,
+//! and on odd N the outer T, depths (1, (N-1)/2)), its midges and centre the
 //! middle group. The middle group has no representative of its own: its
 //! centre must be solved outright, its edges paired, and the 3x3x3 they
 //! make with the corners must be a real one (no flipped edge, no swapped
@@ -22,8 +23,10 @@
 //! 1 and d with their mirrors, and the outer T of odd N), behind kept turns
 //! of the 5x5x5 (its faces and its `Rw`, the N-cube's `Rw`: they move whole
 //! groups and leave the middle group alone). The 5x5x5 solver finishes.
+//! Should the greedy search stall from every orientation, the solver falls
+//! back on the orbit-by-orbit reduction (`Solver::solve`).
 //!
-//! From the 6x6x6 on, the inner cube's reduction nests: a 9x9x9's inner
+//! From the 8x8x8 on, the inner cube's reduction nests: a 9x9x9's inner
 //! 7x7x7 goes through its own inner 5x5x5.
 
 use super::{
@@ -57,8 +60,9 @@ enum Inner {
 }
 
 /// One orbit of the blocks (an oblique orbit with its mirror, or the outer
-/// T): its facelets, and where each facelet of the first orbit of its
-/// kind stands in it (its cycles are that orbit's, renamed).
+/// T): its kind (an index into `Nested::kinds`), its second depth, and
+/// where each facelet of the first orbit of its kind stands in it (its
+/// cycles are that orbit's, renamed).
 struct Group {
     kind: usize,
     depth: usize,
