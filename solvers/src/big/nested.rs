@@ -23,8 +23,10 @@
 //! 1 and d with their mirrors, and the outer T of odd N), behind kept turns
 //! of the 5x5x5 (its faces and its `Rw`, the N-cube's `Rw`: they move whole
 //! groups and leave the middle group alone). The 5x5x5 solver finishes.
-//! Should the greedy search stall from every orientation, the solver falls
-//! back on the orbit-by-orbit reduction (`Solver::solve`).
+//! Once no cycle adds a facelet to a block's commonest colour, the blocks
+//! are given colours, four blocks to a colour, and the search goes on
+//! against those. Should it still stall from every orientation, the
+//! solver falls back on the orbit-by-orbit reduction (`Solver::solve`).
 //!
 //! From the 8x8x8 on, the inner cube's reduction nests: a 9x9x9's inner
 //! 7x7x7 goes through its own inner 5x5x5.
@@ -327,61 +329,109 @@ impl Nested {
     /// block's commonest colour per move; when none adds one, a cheap
     /// cycle that moves a facelet of an unfinished block and takes as many
     /// away as it adds (picked at random among those, seeded: the same
-    /// state gives the same moves).
+    /// state gives the same moves). Once no cycle adds a facelet to a
+    /// commonest colour (often every block near one colour, but more
+    /// blocks wanting a colour than it has), the blocks are given colours,
+    /// 4 to a colour, as many facelets in place as can be ([`assignment`],
+    /// made anew each step), and the search goes on counting facelets
+    /// against those.
     fn make_blocks(&self, state: &mut [u8]) -> Result<Vec<Move>, SolveError> {
         let mut moves = Vec::new();
         let mut pick = Pick::default();
-        let size = self.size;
-        for _ in 0..20 * self.blocks * size as usize {
-            let counts = self.counts(state);
-            let top: Vec<u8> = counts.iter().map(top_of).collect();
-            if top.iter().all(|&t| t == size) {
+        let mut assign = false;
+        for _ in 0..20 * self.blocks * self.size as usize {
+            let (missing, choice) = self.step(state, &mut pick, assign);
+            if missing == 0 {
                 return Ok(moves);
             }
-            // What colour `c` at facelet `t` adds to its block (where no
-            // other facelet of that block moves).
-            let mut adds = vec![[0i8; COLOURS]; self.block.len()];
-            for (t, &b) in self.block.iter().enumerate() {
-                if b != u32::MAX {
-                    let mut h = counts[b as usize];
-                    h[state[t] as usize] -= 1;
-                    for c in 0..COLOURS {
-                        h[c] += 1;
-                        adds[t][c] = top_of(&h) as i8 - top[b as usize] as i8;
-                        h[c] -= 1;
-                    }
-                }
+            // No cycle adds a facelet to a commonest colour: from here on
+            // against an assignment (where a cycle adds again).
+            if !assign && (choice.is_none() || pick.idle > 0) {
+                assign = true;
+                pick = Pick::default();
+                continue;
             }
-            let mut index = 0;
-            for g in &self.groups {
-                let at = &g.at;
-                for c in &self.kinds[g.kind].cands {
-                    let pairs = c.pairs();
-                    let mut blocks = [u32::MAX; super::MAX_PAIRS];
-                    let (mut gain, mut touches, mut distinct) = (0i32, false, true);
-                    for (k, &(f, t)) in pairs.iter().enumerate() {
-                        let (f, t) = (at[f as usize] as usize, at[t as usize] as usize);
-                        let b = self.block[t];
-                        distinct &= !blocks[..k].contains(&b);
-                        blocks[k] = b;
-                        touches |= top[b as usize] < size;
-                        gain += i32::from(adds[t][state[f] as usize]);
-                    }
-                    if !distinct {
-                        gain = self.gain(&counts, &top, at, pairs, state);
-                    }
-                    pick.consider(index, gain, touches, c.cost);
-                    index += 1;
-                }
-            }
-            let i = pick
-                .choose()
-                .ok_or_else(|| SolveError::Internal("no cycle adds to a block".into()))?;
+            let i =
+                choice.ok_or_else(|| SolveError::Internal("no cycle adds to a block".into()))?;
             let seq = self.cand_moves(i);
             self.r.cube.apply_alg(state, &seq);
             moves.extend(seq);
         }
         Err(SolveError::Internal("the blocks did not form".into()))
+    }
+
+    /// One step of [`Nested::make_blocks`] from `state`: the facelets
+    /// still to add to the blocks (to their commonest colours, or with
+    /// `assign` to the colours [`assignment`] gives them), and the cycle to
+    /// take (none: stalled).
+    fn step(&self, state: &[u8], pick: &mut Pick, assign: bool) -> (u32, Option<usize>) {
+        let size = self.size;
+        let counts = self.counts(state);
+        let want = if assign {
+            assignment(&counts)
+        } else {
+            Vec::new()
+        };
+        // What each block holds of its colour.
+        let top: Vec<u8> = if assign {
+            counts
+                .iter()
+                .zip(&want)
+                .map(|(h, &c)| h[c as usize])
+                .collect()
+        } else {
+            counts.iter().map(top_of).collect()
+        };
+        let missing: u32 = top.iter().map(|&t| u32::from(size - t)).sum();
+        if missing == 0 {
+            return (0, None);
+        }
+        // What colour `c` at facelet `t` adds to its block (where no
+        // other facelet of that block moves; against an assignment, the
+        // facelets count one by one).
+        let mut adds = vec![[0i8; COLOURS]; self.block.len()];
+        for (t, &b) in self.block.iter().enumerate() {
+            if b == u32::MAX {
+                continue;
+            }
+            if assign {
+                let w = want[b as usize];
+                for (c, a) in adds[t].iter_mut().enumerate() {
+                    *a = i8::from(c as u8 == w) - i8::from(state[t] == w);
+                }
+            } else {
+                let mut h = counts[b as usize];
+                h[state[t] as usize] -= 1;
+                for c in 0..COLOURS {
+                    h[c] += 1;
+                    adds[t][c] = top_of(&h) as i8 - top[b as usize] as i8;
+                    h[c] -= 1;
+                }
+            }
+        }
+        let mut index = 0;
+        for g in &self.groups {
+            let at = &g.at;
+            for c in &self.kinds[g.kind].cands {
+                let pairs = c.pairs();
+                let mut blocks = [u32::MAX; super::MAX_PAIRS];
+                let (mut gain, mut touches, mut distinct) = (0i32, false, true);
+                for (k, &(f, t)) in pairs.iter().enumerate() {
+                    let (f, t) = (at[f as usize] as usize, at[t as usize] as usize);
+                    let b = self.block[t];
+                    distinct &= !blocks[..k].contains(&b);
+                    blocks[k] = b;
+                    touches |= top[b as usize] < size;
+                    gain += i32::from(adds[t][state[f] as usize]);
+                }
+                if !distinct && !assign {
+                    gain = self.gain(&counts, &top, at, pairs, state);
+                }
+                pick.consider(index, gain, touches, c.cost);
+                index += 1;
+            }
+        }
+        (missing, pick.choose())
     }
 
     /// What a cycle (its pairs renamed by `at`) adds to the blocks'
@@ -450,6 +500,67 @@ impl Nested {
         let size = self.size;
         self.counts(state).iter().all(|h| h.contains(&size))
     }
+}
+
+/// The colour each block is to take, four blocks to a colour (as the
+/// orbits hold four facelets of each), the most facelets already showing
+/// it: an assignment problem, solved by the Hungarian method on the blocks
+/// and the colours' slots (24 of each; ties go to the first found).
+fn assignment(counts: &[[u8; COLOURS]]) -> Vec<u8> {
+    let n = counts.len();
+    let per = n / COLOURS;
+    let cost = |b: usize, slot: usize| -i32::from(counts[b][slot / per]);
+    // Potentials of rows and columns, the row matched to each column and
+    // the path back, 1-based with column 0 for the row being added.
+    let (mut u, mut v) = (vec![0i32; n + 1], vec![0i32; n + 1]);
+    let mut matched = vec![0usize; n + 1];
+    let mut back = vec![0usize; n + 1];
+    for i in 1..=n {
+        matched[0] = i;
+        let mut col = 0;
+        let mut least = vec![i32::MAX; n + 1];
+        let mut used = vec![false; n + 1];
+        loop {
+            used[col] = true;
+            let row = matched[col];
+            let (mut delta, mut next) = (i32::MAX, 0);
+            for j in 1..=n {
+                if !used[j] {
+                    let reduced = cost(row - 1, j - 1) - u[row] - v[j];
+                    if reduced < least[j] {
+                        least[j] = reduced;
+                        back[j] = col;
+                    }
+                    if least[j] < delta {
+                        delta = least[j];
+                        next = j;
+                    }
+                }
+            }
+            for j in 0..=n {
+                if used[j] {
+                    u[matched[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    least[j] -= delta;
+                }
+            }
+            col = next;
+            if matched[col] == 0 {
+                break;
+            }
+        }
+        while col != 0 {
+            let prev = back[col];
+            matched[col] = matched[prev];
+            col = prev;
+        }
+    }
+    let mut out = vec![0u8; n];
+    for j in 1..=n {
+        out[matched[j] - 1] = ((j - 1) / per) as u8;
+    }
+    out
 }
 
 /// A block's count of its commonest colour.
@@ -575,6 +686,96 @@ mod tests {
             });
             centre && sides
         })
+    }
+
+    /// Calls `f` with every permutation of `p[k..]` after `p[..k]`.
+    fn permutations(p: &mut [u8], k: usize, f: &mut impl FnMut(&[u8])) {
+        if k == p.len() {
+            return f(p);
+        }
+        for i in k..p.len() {
+            p.swap(k, i);
+            permutations(p, k + 1, f);
+            p.swap(k, i);
+        }
+    }
+
+    /// The assignment gives each colour 4 blocks, holds at least as many
+    /// facelets in place as a greedy one (each block in turn its commonest
+    /// colour still free), finds the one that holds everything when there
+    /// is one, and on six blocks (one to a colour) the best of all 720.
+    #[test]
+    fn assignment_is_four_blocks_a_colour_and_best() {
+        const BLOCKS: usize = 24;
+        let mut rng = 99u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for round in 0..50 {
+            let size = 3 + round % 9;
+            // Facelets of each colour dealt to the blocks at random (4
+            // blocks' worth of each), then some blocks made whole.
+            let mut deck: Vec<u8> = (0..COLOURS as u8)
+                .flat_map(|c| std::iter::repeat_n(c, 4 * size))
+                .collect();
+            for i in (1..deck.len()).rev() {
+                deck.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+            if round % 5 == 0 {
+                deck.sort_unstable();
+            }
+            let mut counts = vec![[0u8; COLOURS]; BLOCKS];
+            for (i, &c) in deck.iter().enumerate() {
+                counts[i / size][c as usize] += 1;
+            }
+            let got = assignment(&counts);
+            for c in 0..COLOURS as u8 {
+                assert_eq!(got.iter().filter(|&&x| x == c).count(), 4, "{round}");
+            }
+            let held = |a: &[u8]| -> u32 {
+                a.iter()
+                    .enumerate()
+                    .map(|(b, &c)| u32::from(counts[b][c as usize]))
+                    .sum()
+            };
+            let mut free = [4u8; COLOURS];
+            let greedy: Vec<u8> = counts
+                .iter()
+                .map(|h| {
+                    let c = (0..COLOURS)
+                        .filter(|&c| free[c] > 0)
+                        .max_by_key(|&c| (h[c], std::cmp::Reverse(c)))
+                        .unwrap();
+                    free[c] -= 1;
+                    c as u8
+                })
+                .collect();
+            assert!(held(&got) >= held(&greedy), "{round}");
+            // Six blocks, one to a colour: against every permutation.
+            let small: Vec<[u8; COLOURS]> = (0..COLOURS)
+                .map(|_| std::array::from_fn(|_| (next() % 9) as u8))
+                .collect();
+            let value = |a: &[u8]| -> u32 {
+                a.iter()
+                    .enumerate()
+                    .map(|(b, &c)| u32::from(small[b][c as usize]))
+                    .sum()
+            };
+            let mut best = 0;
+            let mut perm: Vec<u8> = (0..COLOURS as u8).collect();
+            permutations(&mut perm, 0, &mut |p| best = best.max(value(p)));
+            let one = assignment(&small);
+            let mut sorted = one.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..COLOURS as u8).collect::<Vec<_>>(), "{round}");
+            assert_eq!(value(&one), best, "{round}: {small:?}");
+            if round % 5 == 0 {
+                assert_eq!(held(&got) as usize, BLOCKS * size, "{round}");
+            }
+        }
     }
 
     /// Blocks of an 8x8x8 scrambled by its own cycles form again, the
