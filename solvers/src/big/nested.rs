@@ -717,7 +717,8 @@ mod tests {
         for round in 0..50 {
             let size = 3 + round % 9;
             // Facelets of each colour dealt to the blocks at random (4
-            // blocks' worth of each), then some blocks made whole.
+            // blocks' worth of each); every fifth round sorted, so that
+            // every block is whole.
             let mut deck: Vec<u8> = (0..COLOURS as u8)
                 .flat_map(|c| std::iter::repeat_n(c, 4 * size))
                 .collect();
