@@ -19,10 +19,16 @@
 //! [`crate::cube5::Solver::reduce`], or this route once more, one size
 //! down) does it, its `R` the N-cube's `R`, its `Rw` the `3Rw`. What is left
 //! is the blocks: each must show one colour, any one. A greedy search makes
-//! them so with the centre cycles of their orbits (the obliques of depths
-//! 1 and d with their mirrors, and the outer T of odd N), behind kept turns
-//! of the 5x5x5 (its faces and its `Rw`, the N-cube's `Rw`: they move whole
-//! groups and leave the middle group alone). The 5x5x5 solver finishes.
+//! them so with two kinds of moves. The centre cycles of their orbits (the
+//! obliques of depths 1 and d with their mirrors, and the outer T of odd
+//! N), behind kept turns of the 5x5x5 (its faces and its `Rw`, the N-cube's
+//! `Rw`: they move whole groups and leave the middle group alone). And
+//! *free moves*, `S 2R S'`: a 1st inner layer moves no facelet of the inner
+//! cube, so conjugated by any outer block turns it leaves the inner cube
+//! exactly as it was, while `S` cuts through the middle group and the
+//! layer carries parts of blocks away, as edge pairing on a 4x4x4 carries
+//! wings ("slice, turn, slice back"). It also moves the outer X-centres
+//! and wings, which the 5x5x5 solves anyway. The 5x5x5 solver finishes.
 //! Once no cycle adds a facelet to a block's commonest colour, the blocks
 //! are given colours, four blocks to a colour, and the search goes on
 //! against those. Should it still stall from every orientation, the
@@ -79,6 +85,16 @@ struct Kind {
     cands: Vec<Cand>,
 }
 
+/// A turn of a 1st inner layer (which moves no facelet of the inner cube)
+/// conjugated by outer block turns: `S 2R S'`. It keeps the inner cube as
+/// it is, whatever `S` is, and regroups facelets among the blocks.
+struct Free {
+    moves: Vec<Move>,
+    cost: u32,
+    /// (from, to) of every block facelet it moves.
+    pairs: Vec<(u32, u32)>,
+}
+
 /// The route of an N-cube (6 and up) through its inner (N-2)-cube and its
 /// blocks to a 5x5x5.
 pub(super) struct Nested {
@@ -96,6 +112,13 @@ pub(super) struct Nested {
     setups: Vec<Setup>,
     kinds: Vec<Kind>,
     groups: Vec<Group>,
+    /// Conjugated 1st-layer turns (see [`Free`]).
+    free: Vec<Free>,
+    /// The number of cycles over every group (the free moves' indices
+    /// follow), and the most facelets a cycle moves per move it costs, as
+    /// (facelets, cost).
+    cycles: usize,
+    cycle_best: (u32, u32),
     /// The block of every facelet (`u32::MAX` outside the blocks).
     block: Vec<u32>,
     /// The number of blocks (24) and of facelets in each (N-4).
@@ -172,6 +195,16 @@ impl Nested {
                 at: relabel(n, kinds[kind].depth, d),
             });
         }
+        let free = if std::env::var_os("NNN_NOFREE").is_some() {
+            Vec::new()
+        } else {
+            let t = Instant::now();
+            let f = free_moves(&r.cube, &block);
+            if std::env::var_os("NNN_DEBUG").is_some() {
+                eprintln!("n {n}: {} free moves in {:?}", f.len(), t.elapsed());
+            }
+            f
+        };
         let inner = match n - 2 {
             4 => Inner::Four,
             5 => Inner::Five,
@@ -181,7 +214,15 @@ impl Nested {
         inner_coords.extend(2..n - 2);
         inner_coords.push(n - 1);
         let inner_last: Vec<u8> = inner_coords.iter().map(|&x| x as u8).collect();
+        let cycles = groups.iter().map(|g| kinds[g.kind].cands.len()).sum();
+        let cycle_best = kinds
+            .iter()
+            .flat_map(|k| k.cands.iter())
+            .map(|c| (c.pairs().len() as u32, c.cost))
+            .fold((0, 1), |b, x| if x.0 * b.1 > b.0 * x.1 { x } else { b });
         Nested {
+            cycles,
+            cycle_best,
             inner,
             inner_coords,
             inner_last,
@@ -190,6 +231,7 @@ impl Nested {
             setups,
             kinds,
             groups,
+            free,
             block,
             blocks: blocks as usize,
             size: (n - 4) as u8,
@@ -257,6 +299,9 @@ impl Nested {
                 x.reduce(four, five, &mut s, deadline - share)?
             }
         };
+        if std::env::var_os("NNN_DEBUG").is_some() {
+            eprintln!("n {n}: inner in {:?}", now.elapsed());
+        }
         let inner: Vec<Move> = inner
             .into_iter()
             .flat_map(|m| deepen_by(&self.inner_last, m))
@@ -278,6 +323,13 @@ impl Nested {
             let Ok(found) = self.make_blocks(&mut s) else {
                 continue;
             };
+            if std::env::var_os("NNN_DEBUG").is_some() {
+                eprintln!(
+                    "n {n} rot {k}: blocks {} in {:?}",
+                    super::super::moves::obtm(&found),
+                    t.elapsed()
+                );
+            }
             r.cube.apply_alg(&mut s, &super::inverse(&rot));
             let found = unrotate(&simplify(&super::outer_blocks(n, &found)), &rot);
             let len = simplify(&[&inner[..], &found[..]].concat()).len();
@@ -409,6 +461,46 @@ impl Nested {
                 }
             }
         }
+        // The free moves first (their indices follow the cycles').
+        let mut touched: Vec<(u32, [u8; COLOURS])> = Vec::new();
+        for (index, f) in (self.cycles..).zip(&self.free) {
+            touched.clear();
+            let mut touches = false;
+            for &(from, t) in &f.pairs {
+                let b = self.block[t as usize];
+                let slot = match touched.iter().position(|x| x.0 == b) {
+                    Some(s) => s,
+                    None => {
+                        touched.push((b, counts[b as usize]));
+                        touches |= top[b as usize] < size;
+                        touched.len() - 1
+                    }
+                };
+                let h = &mut touched[slot].1;
+                h[state[t as usize] as usize] -= 1;
+                h[state[from as usize] as usize] += 1;
+            }
+            let gain: i32 = if assign {
+                f.pairs
+                    .iter()
+                    .map(|&(from, t)| i32::from(adds[t as usize][state[from as usize] as usize]))
+                    .sum()
+            } else {
+                touched
+                    .iter()
+                    .map(|(b, h)| i32::from(top_of(h)) - i32::from(top[*b as usize]))
+                    .sum()
+            };
+            pick.consider(index, gain, touches, f.cost);
+        }
+        // No cycle places more per move than its facelets over its cost:
+        // where a free move does as well, the cycles need no look.
+        if pick
+            .best
+            .is_some_and(|(g, c, _)| g * self.cycle_best.1 >= self.cycle_best.0 * c)
+        {
+            return (missing, pick.choose());
+        }
         let mut index = 0;
         for g in &self.groups {
             let at = &g.at;
@@ -492,7 +584,10 @@ impl Nested {
             }
             i -= kind.cands.len();
         }
-        Vec::new()
+        self.free
+            .get(i)
+            .map(|f| f.moves.clone())
+            .unwrap_or_default()
     }
 
     /// Whether every block shows one colour.
@@ -560,6 +655,110 @@ fn assignment(counts: &[[u8; COLOURS]]) -> Vec<u8> {
     for j in 1..=n {
         out[matched[j] - 1] = ((j - 1) / per) as u8;
     }
+    out
+}
+
+/// Every `S Y S'` with `S` one or two outer block turns and `Y` a quarter
+/// or half turn of a 1st inner layer that regroups the blocks' facelets
+/// (moves some facelet to another block than its fellows), the cheapest of
+/// each effect on the blocks. Where `S` starts with a turn of the 5x5x5
+/// (a face, or the N-cube's `Rw`), that turn may also stay done: it keeps
+/// every block whole, as the cycles' kept setups do.
+fn free_moves(cube: &tablegen::cube::CubeN, block: &[u32]) -> Vec<Free> {
+    use std::collections::HashMap;
+    use tablegen::notation::MoveKind;
+    let n = cube.n();
+    let size = n - 4;
+    let mut turns = Vec::new();
+    for f in Face::ALL {
+        for d in 1..=(n / 2) as u8 {
+            for t in 1..=3u8 {
+                turns.push(Move::block(f, d, t));
+            }
+        }
+    }
+    let ys: Vec<Move> = Face::ALL
+        .iter()
+        .flat_map(|&f| {
+            (1..=3u8).map(move |t| Move {
+                face: f,
+                kind: MoveKind::Slice(2),
+                turns: t,
+            })
+        })
+        .collect();
+    let y_tracks: Vec<Vec<u16>> = ys.iter().map(|&y| super::track(cube, &[y])).collect();
+    let places: Vec<usize> = (0..block.len()).filter(|&i| block[i] != u32::MAX).collect();
+    let kept = |m: Move| matches!(m.kind, MoveKind::Block(1 | 2));
+    // By a hash of the effect on the blocks: (cost, moves, pairs).
+    let mut best: HashMap<u64, Free> = HashMap::new();
+    let mut dest = vec![(u32::MAX, 0usize); 24];
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for s in super::sequences(&turns).into_iter().skip(1) {
+        // `t[j]`: where the facelet that ends at `j` comes from.
+        let t_s = super::track(cube, &s);
+        let mut inv_s = vec![0u16; t_s.len()];
+        for (j, &src) in t_s.iter().enumerate() {
+            inv_s[src as usize] = j as u16;
+        }
+        // Without its first turn undone (that turn alone, after).
+        let first = (s.len() == 2 && kept(s[0])).then(|| super::track(cube, &[s[0]]));
+        for (y, t_y) in ys.iter().zip(&y_tracks) {
+            for keep in [false, true] {
+                if keep && first.is_none() {
+                    continue;
+                }
+                pairs.clear();
+                for &j in &places {
+                    // S, Y, S' (and S's first turn once more, kept).
+                    let at = match (&first, keep) {
+                        (Some(f), true) => f[j] as usize,
+                        _ => j,
+                    };
+                    let src = t_s[t_y[inv_s[at] as usize] as usize] as usize;
+                    if src != j {
+                        pairs.push((src as u32, j as u32));
+                    }
+                }
+                // Whole blocks onto whole blocks: nothing regrouped.
+                dest.iter_mut().for_each(|d| *d = (u32::MAX, 0));
+                let mut whole = true;
+                for &(a, b) in &pairs {
+                    let e = &mut dest[block[a as usize] as usize];
+                    if e.1 == 0 {
+                        e.0 = block[b as usize];
+                    }
+                    whole &= e.0 == block[b as usize];
+                    e.1 += 1;
+                }
+                // (A block some of whose facelets stay sends them to itself.)
+                let one =
+                    |(b, &(d, k)): (usize, &(u32, usize))| k == 0 || k == size || d == b as u32;
+                if whole && dest.iter().enumerate().all(one) {
+                    continue;
+                }
+                let cost = 2 * s.len() as u32 + 2 - u32::from(keep);
+                let key = super::effect_key(pairs.iter().copied());
+                if best.get(&key).is_some_and(|b| b.cost <= cost) {
+                    continue;
+                }
+                let mut moves = s.clone();
+                moves.push(*y);
+                let undo = super::inverse(&s);
+                moves.extend_from_slice(&undo[..undo.len() - usize::from(keep)]);
+                best.insert(
+                    key,
+                    Free {
+                        moves,
+                        cost,
+                        pairs: pairs.clone(),
+                    },
+                );
+            }
+        }
+    }
+    let mut out: Vec<Free> = best.into_values().collect();
+    out.sort_by(|a, b| (a.cost, &a.pairs).cmp(&(b.cost, &b.pairs)));
     out
 }
 
@@ -803,6 +1002,59 @@ mod tests {
             let mut replay = start.clone();
             cube.apply_alg(&mut replay, &moves);
             assert_eq!(replay, s);
+        }
+    }
+
+    /// Every free move leaves each facelet of the inner cube where it is
+    /// (but for a kept 5x5x5 turn), moves the blocks' facelets as its pairs say, regroups them (some
+    /// facelet leaves its block's fellows), costs its length in outer
+    /// block turns, and no two have one effect on the blocks.
+    #[test]
+    fn free_moves_keep_the_inner_cube() {
+        for n in [6, 7, 8] {
+            let x = Nested::new(n);
+            let cube = &x.r.cube;
+            assert!(x.free.len() > 1000, "{n}: {}", x.free.len());
+            let inner: Vec<usize> = (0..cube.facelets())
+                .filter(|&i| {
+                    let (row, col) = ((i / n) % n, i % n);
+                    x.inner_coords.contains(&row) && x.inner_coords.contains(&col)
+                })
+                .collect();
+            let mut effects = std::collections::HashSet::new();
+            for f in &x.free {
+                let t = super::super::track(cube, &f.moves);
+                // A kept first turn (`P S Y S'` less the last `P'`, four
+                // turns) turns the inner cube as a 3x3x3: undone here.
+                let mut undone = f.moves.clone();
+                if undone.len() == 4 {
+                    undone.push(undone[0].inverse());
+                }
+                let u = super::super::track(cube, &undone);
+                assert!(
+                    inner.iter().all(|&i| u[i] as usize == i),
+                    "{n}: {:?}",
+                    f.moves
+                );
+                let pairs: Vec<(u32, u32)> = super::super::moved(&t)
+                    .into_iter()
+                    .filter(|&(_, to)| x.block[to as usize] != u32::MAX)
+                    .map(|(a, b)| (u32::from(a), u32::from(b)))
+                    .collect();
+                assert_eq!(pairs, f.pairs, "{n}: {:?}", f.moves);
+                // Some block's facelets end in two blocks or more.
+                let regroups = (0..x.blocks as u32).any(|b| {
+                    let mut to = (0..cube.facelets())
+                        .filter(|&j| x.block[t[j] as usize] == b)
+                        .map(|j| x.block[j]);
+                    let first = to.next();
+                    to.any(|d| Some(d) != first)
+                });
+                assert!(regroups, "{n}: {:?}", f.moves);
+                let cost = crate::moves::obtm(&super::super::outer_blocks(n, &f.moves));
+                assert_eq!(cost as u32, f.cost, "{n}: {:?}", f.moves);
+                assert!(effects.insert(f.pairs.clone()), "{n}: {:?}", f.moves);
+            }
         }
     }
 }
