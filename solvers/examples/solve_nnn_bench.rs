@@ -7,6 +7,11 @@
 //! `cargo run --release -p solvers --example solve_nnn_bench -- N [COUNT [BUDGET_MS]]`
 //!
 //! BUDGET_MS is the 4x4x4's or 5x5x5's time budget (default: its own).
+//!
+//! Knobs from the environment (up to 17x17x17, the route through the inner
+//! cube): `NNN_DEBUG=1` prints each level's free moves, the inner cube's
+//! time and each orientation's blocks; `NNN_NOFREE=1` makes the blocks
+//! with the cycles alone (no free moves), as before they were added.
 
 use solvers::big::Solver;
 use std::collections::BTreeMap;

@@ -75,6 +75,8 @@ struct Group {
     kind: usize,
     depth: usize,
     at: Vec<u32>,
+    /// The blocks each cycle moves facelets into, as bits.
+    masks: Vec<u32>,
 }
 
 /// The cycles of one kind of orbit among the blocks: those of its first
@@ -93,6 +95,11 @@ struct Free {
     cost: u32,
     /// (from, to) of every block facelet it moves.
     pairs: Vec<(u32, u32)>,
+    /// The blocks it moves facelets into, and each pair's among them.
+    blocks: Vec<u32>,
+    slot: Vec<u8>,
+    /// `blocks` as bits.
+    mask: u32,
 }
 
 /// The route of an N-cube (6 and up) through its inner (N-2)-cube and its
@@ -189,10 +196,18 @@ impl Nested {
                     kinds.len() - 1
                 }
             };
+            let at = relabel(n, kinds[kind].depth, d);
+            let masks = (kinds[kind].cands.iter())
+                .map(|c| {
+                    (c.pairs().iter())
+                        .fold(0u32, |m, &(_, t)| m | 1 << block[at[t as usize] as usize])
+                })
+                .collect();
             groups.push(Group {
                 kind,
                 depth: d,
-                at: relabel(n, kinds[kind].depth, d),
+                at,
+                masks,
             });
         }
         let free = if std::env::var_os("NNN_NOFREE").is_some() {
@@ -461,24 +476,17 @@ impl Nested {
                 }
             }
         }
+        // Only a move that moves a facelet into an unfinished block can
+        // add to it (or be taken when none adds).
+        let open: u32 = (top.iter().enumerate())
+            .filter(|&(_, &t)| t < size)
+            .fold(0, |m, (b, _)| m | 1 << b);
         // The free moves first (their indices follow the cycles').
-        let mut touched: Vec<(u32, [u8; COLOURS])> = Vec::new();
+        let mut hist: Vec<[u8; COLOURS]> = Vec::new();
         for (index, f) in (self.cycles..).zip(&self.free) {
-            touched.clear();
-            let mut touches = false;
-            for &(from, t) in &f.pairs {
-                let b = self.block[t as usize];
-                let slot = match touched.iter().position(|x| x.0 == b) {
-                    Some(s) => s,
-                    None => {
-                        touched.push((b, counts[b as usize]));
-                        touches |= top[b as usize] < size;
-                        touched.len() - 1
-                    }
-                };
-                let h = &mut touched[slot].1;
-                h[state[t as usize] as usize] -= 1;
-                h[state[from as usize] as usize] += 1;
+            let touches = f.mask & open != 0;
+            if !touches {
+                continue;
             }
             let gain: i32 = if assign {
                 f.pairs
@@ -486,9 +494,15 @@ impl Nested {
                     .map(|&(from, t)| i32::from(adds[t as usize][state[from as usize] as usize]))
                     .sum()
             } else {
-                touched
-                    .iter()
-                    .map(|(b, h)| i32::from(top_of(h)) - i32::from(top[*b as usize]))
+                hist.clear();
+                hist.extend(f.blocks.iter().map(|&b| counts[b as usize]));
+                for (&(from, t), &k) in f.pairs.iter().zip(&f.slot) {
+                    let h = &mut hist[k as usize];
+                    h[state[t as usize] as usize] -= 1;
+                    h[state[from as usize] as usize] += 1;
+                }
+                (f.blocks.iter().zip(&hist))
+                    .map(|(&b, h)| i32::from(top_of(h)) - i32::from(top[b as usize]))
                     .sum()
             };
             pick.consider(index, gain, touches, f.cost);
@@ -504,7 +518,11 @@ impl Nested {
         let mut index = 0;
         for g in &self.groups {
             let at = &g.at;
-            for c in &self.kinds[g.kind].cands {
+            for (c, &mask) in self.kinds[g.kind].cands.iter().zip(&g.masks) {
+                if mask & open == 0 {
+                    index += 1;
+                    continue;
+                }
                 let pairs = c.pairs();
                 let mut blocks = [u32::MAX; super::MAX_PAIRS];
                 let (mut gain, mut touches, mut distinct) = (0i32, false, true);
@@ -746,12 +764,26 @@ fn free_moves(cube: &tablegen::cube::CubeN, block: &[u32]) -> Vec<Free> {
                 moves.push(*y);
                 let undo = super::inverse(&s);
                 moves.extend_from_slice(&undo[..undo.len() - usize::from(keep)]);
+                let mut blocks: Vec<u32> = Vec::new();
+                let slot = (pairs.iter())
+                    .map(|&(_, t)| {
+                        let b = block[t as usize];
+                        let k = blocks.iter().position(|&x| x == b).unwrap_or_else(|| {
+                            blocks.push(b);
+                            blocks.len() - 1
+                        });
+                        k as u8
+                    })
+                    .collect();
                 best.insert(
                     key,
                     Free {
                         moves,
                         cost,
                         pairs: pairs.clone(),
+                        mask: blocks.iter().fold(0, |m, &b| m | 1 << b),
+                        blocks,
+                        slot,
                     },
                 );
             }
