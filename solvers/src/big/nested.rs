@@ -708,7 +708,8 @@ fn free_moves(cube: &tablegen::cube::CubeN, block: &[u32]) -> Vec<Free> {
     let y_tracks: Vec<Vec<u16>> = ys.iter().map(|&y| super::track(cube, &[y])).collect();
     let places: Vec<usize> = (0..block.len()).filter(|&i| block[i] != u32::MAX).collect();
     let kept = |m: Move| matches!(m.kind, MoveKind::Block(1 | 2));
-    // By a hash of the effect on the blocks: (cost, moves, pairs).
+    // The cheapest free move of each effect on the blocks, by a hash of
+    // that effect.
     let mut best: HashMap<u64, Free> = HashMap::new();
     let mut dest = vec![(u32::MAX, 0usize); 24];
     let mut pairs: Vec<(u32, u32)> = Vec::new();
@@ -1038,9 +1039,10 @@ mod tests {
     }
 
     /// Every free move leaves each facelet of the inner cube where it is
-    /// (but for a kept 5x5x5 turn), moves the blocks' facelets as its pairs say, regroups them (some
-    /// facelet leaves its block's fellows), costs its length in outer
-    /// block turns, and no two have one effect on the blocks.
+    /// (but for a kept 5x5x5 turn), moves the blocks' facelets as its
+    /// pairs say, regroups them (some block's facelets end in two blocks),
+    /// costs its length in outer block turns, and no two have one effect
+    /// on the blocks.
     #[test]
     fn free_moves_keep_the_inner_cube() {
         for n in [6, 7, 8] {
