@@ -399,3 +399,40 @@ pub fn prefetch<T>(items: &[T], i: usize) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (items, i);
 }
+
+/// A small space's moves as a table: per rank and move, the rank after it.
+/// A search follows a node by one lookup a move instead of applying and
+/// ranking its state.
+pub struct MoveTable {
+    moves: usize,
+    next: Vec<u16>,
+}
+
+impl MoveTable {
+    /// The table of a space of at most 65,536 ranks (`None` if larger)
+    /// whose neighbours come one per move, `moves` of them.
+    pub fn new<S: tablegen::bfs::Space>(space: &S, moves: usize) -> Option<MoveTable> {
+        let size = usize::try_from(space.size()).ok()?;
+        if size > 1 << 16 {
+            return None;
+        }
+        let mut next = Vec::with_capacity(size * moves);
+        for r in 0..size as u64 {
+            let before = next.len();
+            space.for_each_neighbour(r, |x| {
+                next.push(x as u16);
+                true
+            });
+            if next.len() != before + moves {
+                return None;
+            }
+        }
+        Some(MoveTable { moves, next })
+    }
+
+    /// The rank after move `i`.
+    #[inline]
+    pub fn step(&self, rank: u16, i: usize) -> u16 {
+        self.next[rank as usize * self.moves + i]
+    }
+}

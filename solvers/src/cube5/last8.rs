@@ -21,20 +21,31 @@ use tablegen::projection::{self, FaceletMaskSpace};
 /// The stage's table.
 pub const ID: &str = "5x5x5-last8-edges";
 
+/// The stage's moves: `U, D` (three amounts each) and eight half turns.
+const MOVES: usize = 14;
+
 /// The centre tables: the projections (one colour of each axis pair
 /// marked) of these catalog tables, with distances under a stage's group
 /// computed at load.
 const CENTRE_IDS: [&str; 2] = ["5x5x5-t-centres-solve", "5x5x5-x-centres-solve"];
 
-/// One centre orbit under a stage's group: its projection and the
-/// distance of each rank to the goals (`u8::MAX`: not in the group's orbit).
+/// One centre orbit under a stage's group: the arrangements the group
+/// reaches from solved, numbered densely, with each move's effect on them
+/// (so the search follows a centre orbit by one lookup a move).
 struct Centres {
     space: FaceletMaskSpace,
+    /// Per rank of the projection, its dense index (`u16::MAX`: not
+    /// reached).
+    index: Vec<u16>,
+    /// Per dense index and move, the dense index after it.
+    next: Vec<u16>,
+    /// Per dense index, the distance to solved.
     dist: Vec<u8>,
 }
 
 impl Centres {
-    /// Distances under `moves` to solved.
+    /// The arrangements reached under `moves` from solved, in BFS order
+    /// (solved is 0), with their distances.
     fn new(id: &str, moves: &[Move]) -> Result<Centres, TableError> {
         let bad = |msg: String| TableError::Build(id.into(), msg);
         let def = match catalog::find(id).map(|d| d.space) {
@@ -42,32 +53,51 @@ impl Centres {
             _ => return Err(bad("not a facelet projection".into())),
         };
         let space = projection::build(&def, moves).map_err(bad)?;
-        let mut dist = vec![u8::MAX; tablegen::bfs::Space::size(&space) as usize];
+        let mut index = vec![u16::MAX; tablegen::bfs::Space::size(&space) as usize];
         let goal = space.goal_mask();
-        dist[space.rank(goal) as usize] = 0;
-        let mut layer = vec![goal];
-        let mut d = 0;
-        while !layer.is_empty() {
-            d += 1;
-            let mut next = Vec::new();
-            for &m in &layer {
-                for i in 0..moves.len() {
-                    let c = space.apply(m, i);
-                    let r = space.rank(c) as usize;
-                    if dist[r] == u8::MAX {
-                        dist[r] = d;
-                        next.push(c);
-                    }
+        index[space.rank(goal) as usize] = 0;
+        let mut masks = vec![goal];
+        let mut dist = vec![0u8];
+        let mut next = Vec::new();
+        let mut k = 0;
+        while k < masks.len() {
+            let m = masks[k];
+            for i in 0..moves.len() {
+                let c = space.apply(m, i);
+                let r = space.rank(c) as usize;
+                if index[r] == u16::MAX {
+                    index[r] = u16::try_from(masks.len())
+                        .map_err(|_| bad("more than 65,535 arrangements".into()))?;
+                    masks.push(c);
+                    dist.push(dist[k] + 1);
                 }
+                next.push(index[r]);
             }
-            layer = next;
+            k += 1;
         }
-        Ok(Centres { space, dist })
+        Ok(Centres {
+            space,
+            index,
+            next,
+            dist,
+        })
     }
 
-    /// How many ranks the group reaches.
+    /// How many arrangements the group reaches.
     fn reached(&self) -> usize {
-        self.dist.iter().filter(|&&d| d != u8::MAX).count()
+        self.dist.len()
+    }
+
+    /// The dense index of a state's arrangement (`None`: not reached).
+    fn of_state(&self, state: &[u8]) -> Option<u16> {
+        let r = self.space.rank(self.space.project(state, &MARKED)) as usize;
+        self.index.get(r).copied().filter(|&x| x != u16::MAX)
+    }
+
+    /// The arrangement after move `i`.
+    #[inline]
+    fn step(&self, x: u16, i: usize, moves: usize) -> u16 {
+        self.next[x as usize * moves + i]
     }
 }
 
@@ -80,53 +110,31 @@ const MARKED: [bool; 6] = {
     m
 };
 
-/// Both centre orbits together under the stage's group: each orbit's
-/// reached ranks numbered densely, and the distance of each pair of them
-/// (`u8::MAX`: a pair the group does not reach). The group reaches 2,520
-/// arrangements of each orbit but only 176,400 of the pairs, and the pair's
-/// distance is often above both orbits' own.
+/// Both centre orbits together under the stage's group: the distance of
+/// each pair of their reached arrangements (`u8::MAX`: a pair the group
+/// does not reach). The group reaches 2,520 arrangements of each orbit but
+/// only 176,400 of the pairs, and the pair's distance is often above both
+/// orbits' own.
 struct JointCentres {
-    /// Per orbit, per rank of its projection, the dense index (`u16::MAX`:
-    /// not reached).
-    index: [Vec<u16>; 2],
-    /// Reached ranks per orbit.
+    /// Reached arrangements of the second orbit.
     count: usize,
     dist: Vec<u8>,
 }
 
 impl JointCentres {
-    fn new(c: &[Centres; 2], moves: &[Move]) -> JointCentres {
-        let index = c.each_ref().map(|o| {
-            let mut k = 0u16;
-            o.dist
-                .iter()
-                .map(|&d| {
-                    if d == u8::MAX {
-                        u16::MAX
-                    } else {
-                        k += 1;
-                        k - 1
-                    }
-                })
-                .collect::<Vec<u16>>()
-        });
-        let count = c[0].reached().max(c[1].reached());
-        let mut dist = vec![u8::MAX; count * count];
-        let at = |m0: u64, m1: u64| {
-            index[0][c[0].space.rank(m0) as usize] as usize * count
-                + index[1][c[1].space.rank(m1) as usize] as usize
-        };
-        let goal = [c[0].space.goal_mask(), c[1].space.goal_mask()];
-        dist[at(goal[0], goal[1])] = 0;
-        let mut layer = vec![goal];
+    fn new(c: &[Centres; 2], moves: usize) -> JointCentres {
+        let count = c[1].reached();
+        let mut dist = vec![u8::MAX; c[0].reached() * count];
+        dist[0] = 0;
+        let mut layer = vec![[0u16, 0u16]];
         let mut d = 0;
         while !layer.is_empty() {
             d += 1;
             let mut next = Vec::new();
-            for &[m0, m1] in &layer {
-                for i in 0..moves.len() {
-                    let (a, b) = (c[0].space.apply(m0, i), c[1].space.apply(m1, i));
-                    let k = at(a, b);
+            for &[x0, x1] in &layer {
+                for i in 0..moves {
+                    let (a, b) = (c[0].step(x0, i, moves), c[1].step(x1, i, moves));
+                    let k = a as usize * count + b as usize;
                     if dist[k] == u8::MAX {
                         dist[k] = d;
                         next.push([a, b]);
@@ -135,25 +143,26 @@ impl JointCentres {
             }
             layer = next;
         }
-        JointCentres { index, count, dist }
+        JointCentres { count, dist }
+    }
+
+    /// Where a pair's distance is in `dist`.
+    #[inline]
+    fn at(&self, x: [u16; 2]) -> usize {
+        x[0] as usize * self.count + x[1] as usize
     }
 
     #[inline]
-    fn get(&self, c: &[Centres; 2], m: [u64; 2]) -> u8 {
-        let a = self.index[0][c[0].space.rank(m[0]) as usize];
-        let b = self.index[1][c[1].space.rank(m[1]) as usize];
-        if a == u16::MAX || b == u16::MAX {
-            return u8::MAX;
-        }
-        self.dist[a as usize * self.count + b as usize]
+    fn get(&self, x: [u16; 2]) -> u8 {
+        self.dist[self.at(x)]
     }
 }
 
-/// A node: the two centre masks, the high and low relative permutations
+/// A node: the two centre arrangements (dense indices), the high and low relative permutations
 /// (ranks), their exact pairing distance, the bound.
 #[derive(Clone, Copy, Debug)]
 pub struct N8 {
-    centres: [u64; 2],
+    centres: [u16; 2],
     hl: (u16, u16),
     d: u8,
     h: u8,
@@ -176,7 +185,7 @@ impl Last8 {
         let bad = |msg: String| TableError::Build(ID.into(), msg);
         let moves = last8_moves();
         match catalog::find(ID).map(|d| d.space) {
-            Some(SpaceDef::Reduction5 { moves: m, .. }) if m == moves => {}
+            Some(SpaceDef::Reduction5 { moves: m, .. }) if m == moves && m.len() == MOVES => {}
             _ => return Err(bad("not a table of the last stage's group".into())),
         }
         let centres = [
@@ -184,7 +193,7 @@ impl Last8 {
             Centres::new(CENTRE_IDS[1], &moves)?,
         ];
         Ok(Last8 {
-            joint: JointCentres::new(&centres, &moves),
+            joint: JointCentres::new(&centres, moves.len()),
             centres,
             space: Last8Space::new(&moves).map_err(bad)?,
             tab: Trits::load_trits(ID, dir, quiet)?,
@@ -255,10 +264,13 @@ impl Last8 {
             |&(h, l), i| self.space.step(h, l, i),
         )
         .map_err(|e| format!("{ID}: {e}"))?;
-        let centres = [
-            self.centres[0].space.project(state, &MARKED),
-            self.centres[1].space.project(state, &MARKED),
-        ];
+        let (Some(c0), Some(c1)) = (
+            self.centres[0].of_state(state),
+            self.centres[1].of_state(state),
+        ) else {
+            return Err("the group cannot solve these centres".into());
+        };
+        let centres = [c0, c1];
         let mut n = N8 {
             centres,
             hl,
@@ -273,7 +285,7 @@ impl Last8 {
     }
 
     fn bound(&self, n: &N8) -> u8 {
-        self.joint.get(&self.centres, n.centres).max(n.d)
+        self.joint.get(n.centres).max(n.d)
     }
 
     /// The bound of a node.
@@ -321,25 +333,48 @@ impl Last8 {
         let left = left - 1;
         let prev = prev.map(|i| self.moves[i]);
         let mut dropped = 0;
+        let moves = self.moves.len();
+        // Three passes so that the cache misses of the children overlap:
+        // the centre pairs' distances are prefetched, then read; the
+        // survivors' entries of the big pairing table are prefetched, then
+        // read.
+        let mut kids = [(0usize, [0u16; 2], 0usize); MOVES];
+        let mut k = 0;
         for (i, &m) in self.moves.iter().enumerate() {
             if !allowed(prev, m) {
                 continue;
             }
-            let c0 = self.centres[0].space.apply(n.centres[0], i);
-            let c1 = self.centres[1].space.apply(n.centres[1], i);
-            let hc = self.joint.get(&self.centres, [c0, c1]);
+            let c = [
+                self.centres[0].step(n.centres[0], i, moves),
+                self.centres[1].step(n.centres[1], i, moves),
+            ];
+            let at = self.joint.at(c);
+            crate::tables::prefetch(&self.joint.dist, at);
+            kids[k] = (i, c, at);
+            k += 1;
+        }
+        let mut near = [(0usize, [0u16; 2], 0u8, (0u16, 0u16), 0usize); MOVES];
+        let mut j = 0;
+        for &(i, c, at) in &kids[..k] {
+            let hc = self.joint.dist[at];
             if hc as usize > left {
                 dropped += 1;
                 continue;
             }
             let hl = self.space.step(n.hl.0, n.hl.1, i);
-            let d = next_distance(n.d, self.residue(hl));
+            let r = self.space.rank(hl.0, hl.1) as usize;
+            crate::tables::prefetch(self.tab.bytes(), r / 5);
+            near[j] = (i, c, hc, hl, r);
+            j += 1;
+        }
+        for &(i, centres, hc, hl, r) in &near[..j] {
+            let d = next_distance(n.d, tablefmt::trit(self.tab.bytes(), r));
             if d as usize > left {
                 dropped += 1;
                 continue;
             }
             let mut c = N8 {
-                centres: [c0, c1],
+                centres,
                 hl,
                 d,
                 h: 0,

@@ -6,7 +6,7 @@
 //! as bound the larger of two tables' exact distances, each of one part.
 
 use crate::search::{allowed, Stage};
-use crate::tables::{nibble, Nibbles, TableError};
+use crate::tables::{nibble, MoveTable, Nibbles, TableError};
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::cube5::{
@@ -213,10 +213,13 @@ const F: [bool; 6] = {
     m
 };
 
-/// Stage 2's parts: the L/R T- and X-centre masks and the wing parity.
+/// Stage 2's parts: the L/R T- and X-centre ranks (each 12,870, followed
+/// in a move table) and the wing parity.
 pub struct SidesParts {
     t: FaceletMaskSpace,
     x: LrParitySpace,
+    t_moves: MoveTable,
+    x_moves: MoveTable,
 }
 
 impl Sides {
@@ -231,36 +234,40 @@ impl Sides {
             _ => return Err(bad(SIDES_IDS[0], "not a facelet projection".into())),
         };
         let x = LrParitySpace::new(&moves).map_err(|e| bad(SIDES_IDS[1], e))?;
-        TwoTables::with_tables(SIDES_IDS, moves, SidesParts { t, x }, dir, quiet)
+        let table = |id: &str, s: &FaceletMaskSpace| {
+            MoveTable::new(s, moves.len()).ok_or_else(|| bad(id, "too large a space".into()))
+        };
+        let parts = SidesParts {
+            t_moves: table(SIDES_IDS[0], &t)?,
+            x_moves: table(SIDES_IDS[1], &x.x)?,
+            t,
+            x,
+        };
+        TwoTables::with_tables(SIDES_IDS, moves, parts, dir, quiet)
     }
 }
 
 impl Parts for SidesParts {
-    type Node = (u64, u64, bool);
+    /// The T- and X-centres' ranks and the wing parity.
+    type Node = (u16, u16, bool);
     const NAME: &'static str = "sides";
 
     fn read(&self, tredges: &Tredges, state: &[u8]) -> Result<Self::Node, String> {
         let wings = tredges.wings.read(&part4(state))?;
-        Ok((
-            self.t.project(state, &RL),
-            self.x.x.project(state, &RL),
-            tablegen::cube4::odd(&wings),
-        ))
+        let rank = |s: &FaceletMaskSpace| s.rank(s.project(state, &RL)) as u16;
+        Ok((rank(&self.t), rank(&self.x.x), tablegen::cube4::odd(&wings)))
     }
 
     fn child(&self, &(t, x, odd): &Self::Node, i: usize) -> Self::Node {
         (
-            self.t.apply(t, i),
-            self.x.x.apply(x, i),
+            self.t_moves.step(t, i),
+            self.x_moves.step(x, i),
             odd ^ self.x.odd[i],
         )
     }
 
     fn ranks(&self, &(t, x, odd): &Self::Node) -> [usize; 2] {
-        [
-            self.t.rank(t) as usize,
-            2 * self.x.x.rank(x) as usize + odd as usize,
-        ]
+        [t as usize, 2 * x as usize + odd as usize]
     }
 }
 
