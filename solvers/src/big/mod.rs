@@ -1800,7 +1800,10 @@ mod tests {
     /// Random states reduce: each facelet ends its representative's colour,
     /// and the moves replayed on the facelet model do the same.
     fn reduce_sizes(sizes: std::ops::RangeInclusive<usize>, seeds: u64) {
-        for n in sizes {
+        use rayon::prelude::*;
+        // The largest first, so that the two cores end together.
+        let sizes: Vec<usize> = sizes.rev().collect();
+        sizes.par_iter().for_each(|&n| {
             let r = Reducer::new(n);
             for seed in 0..seeds {
                 let start = tablegen::orbits::random_state(&r.cube, seed * 31 + n as u64);
@@ -1812,7 +1815,7 @@ mod tests {
                 r.cube.apply_alg(&mut replay, &outer_blocks(n, &all));
                 assert_eq!(replay, s, "{n}");
             }
-        }
+        });
     }
 
     #[test]
@@ -1852,21 +1855,24 @@ mod tests {
         assert_eq!(lens[2], lens[0].min(lens[1]), "{lens:?}");
     }
 
-    /// Every size up to the largest cube built (33x33x33): in the ignored set.
+    /// Every size up to the largest cube built (33x33x33), a state each,
+    /// the sizes side by side on the cores: in the ignored set.
     #[test]
     #[ignore]
     fn random_states_reduce_up_to_33() {
-        reduce_sizes(10..=17, 4);
-        reduce_sizes(18..=33, 1);
+        reduce_sizes(10..=33, 1);
     }
 
     fn solve_sizes(sizes: &[usize], seeds: u64, budget: Option<Duration>) {
         use rayon::prelude::*;
         let dir = crate::tables::test_tables_dir();
-        for &n in sizes {
+        // The largest first, so that the two cores end together.
+        let mut sizes = sizes.to_vec();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        sizes.par_iter().for_each(|&n| {
             let solver = Solver::load(n, &dir, true).unwrap();
             let cube = CubeN::new(n);
-            (0..seeds).into_par_iter().for_each(|seed| {
+            for seed in 0..seeds {
                 let s = tablegen::orbits::random_state(&cube, 1000 * n as u64 + seed);
                 let sol = solver.solve(&s, budget).unwrap();
                 let mut t = s.clone();
@@ -1880,8 +1886,8 @@ mod tests {
                 );
                 let staged: usize = sol.phases.iter().map(|p| p.1).sum();
                 assert!(staged >= sol.moves.len(), "{n} seed {seed}");
-            });
-        }
+            }
+        });
     }
 
     /// Whole solves of a 6x6x6, a 7x7x7 and an 8x8x8 (through their inner
@@ -1892,15 +1898,13 @@ mod tests {
         solve_sizes(&[6, 7, 8], 1, Some(Duration::from_millis(100)));
     }
 
-    /// Random states of every size from 6 to 17 solved and replayed (the
-    /// ignored set; sizes 2 to 5 have their own).
+    /// A random state of every size from 6 to 17 solved and replayed, the
+    /// sizes side by side on the cores (the ignored set; sizes 2 to 5 have
+    /// their own; the benchmark `solve_nnn_bench` replays more).
     #[test]
     #[ignore]
     fn solve_every_size_to_17() {
-        let sizes: Vec<usize> = (6..=10).collect();
-        solve_sizes(&sizes, 4, None);
-        // Half a minute or more a solve from here.
-        solve_sizes(&[11, 12, 13, 14], 2, None);
-        solve_sizes(&[15, 16, 17], 1, None);
+        let sizes: Vec<usize> = (6..=17).collect();
+        solve_sizes(&sizes, 1, None);
     }
 }
