@@ -39,13 +39,13 @@ struct Centres {
     index: Vec<u16>,
     /// Per dense index and move, the dense index after it.
     next: Vec<u16>,
-    /// Per dense index, the distance to solved.
-    dist: Vec<u8>,
+    /// How many arrangements the group reaches.
+    reached: usize,
 }
 
 impl Centres {
     /// The arrangements reached under `moves` from solved, in BFS order
-    /// (solved is 0), with their distances.
+    /// (solved is 0).
     fn new(id: &str, moves: &[Move]) -> Result<Centres, TableError> {
         let bad = |msg: String| TableError::Build(id.into(), msg);
         let def = match catalog::find(id).map(|d| d.space) {
@@ -57,7 +57,6 @@ impl Centres {
         let goal = space.goal_mask();
         index[space.rank(goal) as usize] = 0;
         let mut masks = vec![goal];
-        let mut dist = vec![0u8];
         let mut next = Vec::new();
         let mut k = 0;
         while k < masks.len() {
@@ -69,7 +68,6 @@ impl Centres {
                     index[r] = u16::try_from(masks.len())
                         .map_err(|_| bad("more than 65,535 arrangements".into()))?;
                     masks.push(c);
-                    dist.push(dist[k] + 1);
                 }
                 next.push(index[r]);
             }
@@ -79,13 +77,13 @@ impl Centres {
             space,
             index,
             next,
-            dist,
+            reached: masks.len(),
         })
     }
 
     /// How many arrangements the group reaches.
     fn reached(&self) -> usize {
-        self.dist.len()
+        self.reached
     }
 
     /// The dense index of a state's arrangement (`None`: not reached).
@@ -158,7 +156,8 @@ impl JointCentres {
     }
 }
 
-/// A node: the two centre arrangements (dense indices), the high and low relative permutations
+/// A node: the two centre arrangements (dense indices), the high and low
+/// relative permutations
 /// (ranks), their exact pairing distance, the bound.
 #[derive(Clone, Copy, Debug)]
 pub struct N8 {
