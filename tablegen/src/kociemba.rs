@@ -20,7 +20,6 @@ use crate::bfs::Space;
 use crate::cube::CubeN;
 use crate::cube3::CubieCube;
 use crate::notation::{Face, Move, MoveKind};
-use rayon::prelude::*;
 use std::sync::OnceLock;
 
 /// Corner twists.
@@ -61,19 +60,19 @@ pub struct MoveTables {
 fn table(
     size: usize,
     moves_: &[usize],
-    set: impl Fn(usize) -> CubieCube + Sync,
-    get: impl Fn(&CubieCube) -> u16 + Sync,
+    set: impl Fn(usize) -> CubieCube,
+    get: impl Fn(&CubieCube) -> u16,
 ) -> Vec<u16> {
-    (0..size)
-        .into_par_iter()
-        .flat_map_iter(|x| {
-            let c = set(x);
-            moves_
-                .iter()
-                .map(|&m| get(&c.apply_move(m)))
-                .collect::<Vec<_>>()
-        })
-        .collect()
+    // Sequential on purpose: this runs inside `move_tables`' `OnceLock`,
+    // which rayon's workers may be waiting on (solvers loading side by side
+    // in a pool); a parallel build there would need those same workers and
+    // deadlock on a 2-thread pool.
+    let mut out = Vec::with_capacity(size * moves_.len());
+    for x in 0..size {
+        let c = set(x);
+        out.extend(moves_.iter().map(|&m| get(&c.apply_move(m))));
+    }
+    out
 }
 
 /// The move tables, built once (a few milliseconds).
