@@ -11,7 +11,10 @@
 //! Knobs from the environment (up to 17x17x17, the route through the inner
 //! cube): `NNN_DEBUG=1` prints each level's free moves, the inner cube's
 //! time and each orientation's blocks; `NNN_NOFREE=1` makes the blocks
-//! with the cycles alone (no free moves), as before they were added.
+//! with the cycles alone (no free moves), as before they were added;
+//! `NNN_TRIES_<K>=T` makes the blocks of the KxKxK level (the cube itself or
+//! an inner one) from at least T orientations (default 8 up to 10x10x10,
+//! then 1).
 
 use solvers::big::Solver;
 use std::collections::BTreeMap;

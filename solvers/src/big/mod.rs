@@ -610,6 +610,8 @@ struct Setup {
 struct Pick {
     /// (gain, cost, index) of the best so far.
     best: Option<(u32, u32, usize)>,
+    /// The rank of the best so far ([`Pick::consider_at`]).
+    best_rank: usize,
     level: Vec<usize>,
     idle: u32,
     rng: u64,
@@ -619,6 +621,7 @@ impl Default for Pick {
     fn default() -> Self {
         Pick {
             best: None,
+            best_rank: 0,
             level: Vec::new(),
             idle: 0,
             rng: 0x9E37_79B9_7F4A_7C15,
@@ -637,6 +640,25 @@ impl Pick {
             let g = gain as u32;
             if self.best.is_none_or(|(bg, bc, _)| g * bc > bg * cost) {
                 self.best = Some((g, cost, i));
+            }
+        }
+    }
+
+    /// As [`Pick::consider`] for a cycle that moves something unplaced,
+    /// where the cycles are not seen in the order of their indices: of two
+    /// placing as much per move, the one of the lower `rank` is kept.
+    fn consider_at(&mut self, i: usize, rank: usize, gain: i32, cost: u32) {
+        if gain == 0 {
+            self.level.push(i);
+        }
+        if gain > 0 {
+            let g = gain as u32;
+            let better = self.best.is_none_or(|(bg, bc, _)| {
+                g * bc > bg * cost || (g * bc == bg * cost && rank < self.best_rank)
+            });
+            if better {
+                self.best = Some((g, cost, i));
+                self.best_rank = rank;
             }
         }
     }

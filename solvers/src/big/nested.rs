@@ -68,15 +68,28 @@ enum Inner {
 }
 
 /// One orbit of the blocks (an oblique orbit with its mirror, or the outer
-/// T): its kind (an index into `Nested::kinds`), its second depth, and
-/// where each facelet of the first orbit of its kind stands in it (its
-/// cycles are that orbit's, renamed).
+/// T): its kind (an index into `Nested::kinds`), its second depth, and its
+/// cycles (the first orbit of its kind's, renamed: [`relabel`]).
 struct Group {
     kind: usize,
     depth: usize,
-    at: Vec<u32>,
-    /// The blocks each cycle moves facelets into, as bits.
-    masks: Vec<u32>,
+    /// Its cycles as the block search reads them, most facelets per move
+    /// first ([`Scan`]).
+    scan: Vec<Scan>,
+}
+
+/// A cycle of one orbit of the blocks as the block search scans it: its
+/// pairs renamed into the orbit, the blocks it moves facelets into (as
+/// bits), its index among its kind's cycles, its cost, and whether it
+/// moves at most one facelet into each block (then what it adds is the sum
+/// over its facelets). Compact and contiguous: a step reads every one.
+struct Scan {
+    pairs: [[u16; 2]; super::MAX_PAIRS],
+    mask: u32,
+    index: u32,
+    cost: u16,
+    len: u8,
+    distinct: bool,
 }
 
 /// The cycles of one kind of orbit among the blocks: those of its first
@@ -102,6 +115,18 @@ struct Free {
     mask: u32,
 }
 
+/// A free move as the block search reads it: the blocks it moves facelets
+/// into (as bits), its cost, and where its pairs (and slots) and its
+/// blocks start in `Nested`'s flat arrays, and how many.
+struct FreeScan {
+    mask: u32,
+    cost: u32,
+    start: u32,
+    len: u32,
+    bstart: u32,
+    blen: u32,
+}
+
 /// The route of an N-cube (6 and up) through its inner (N-2)-cube and its
 /// blocks to a 5x5x5.
 pub(super) struct Nested {
@@ -119,8 +144,15 @@ pub(super) struct Nested {
     setups: Vec<Setup>,
     kinds: Vec<Kind>,
     groups: Vec<Group>,
-    /// Conjugated 1st-layer turns (see [`Free`]).
-    free: Vec<Free>,
+    /// Conjugated 1st-layer turns (see [`Free`]), flattened for the
+    /// block search: each one's head, then their moves, pairs (as `u16`),
+    /// the slot of each pair's block among the blocks it moves into, and
+    /// those blocks.
+    free: Vec<FreeScan>,
+    free_algs: Vec<Vec<Move>>,
+    free_pairs: Vec<[u16; 2]>,
+    free_slot: Vec<u8>,
+    free_blocks: Vec<u8>,
     /// The number of cycles over every group (the free moves' indices
     /// follow), and the most facelets a cycle moves per move it costs, as
     /// (facelets, cost).
@@ -197,17 +229,11 @@ impl Nested {
                 }
             };
             let at = relabel(n, kinds[kind].depth, d);
-            let masks = (kinds[kind].cands.iter())
-                .map(|c| {
-                    (c.pairs().iter())
-                        .fold(0u32, |m, &(_, t)| m | 1 << block[at[t as usize] as usize])
-                })
-                .collect();
+            let scan = scan_order(&kinds[kind].cands, &at, &block);
             groups.push(Group {
                 kind,
                 depth: d,
-                at,
-                masks,
+                scan,
             });
         }
         let free = if std::env::var_os("NNN_NOFREE").is_some() {
@@ -220,6 +246,25 @@ impl Nested {
             }
             f
         };
+        let (mut free_algs, mut free_pairs, mut free_slot, mut free_blocks) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let free = (free.into_iter())
+            .map(|f| {
+                let head = FreeScan {
+                    mask: f.mask,
+                    cost: f.cost,
+                    start: free_pairs.len() as u32,
+                    len: f.pairs.len() as u32,
+                    bstart: free_blocks.len() as u32,
+                    blen: f.blocks.len() as u32,
+                };
+                free_pairs.extend(f.pairs.iter().map(|&(a, b)| [a as u16, b as u16]));
+                free_slot.extend(f.slot);
+                free_blocks.extend(f.blocks.iter().map(|&b| b as u8));
+                free_algs.push(f.moves);
+                head
+            })
+            .collect();
         let inner = match n - 2 {
             4 => Inner::Four,
             5 => Inner::Five,
@@ -247,10 +292,17 @@ impl Nested {
             kinds,
             groups,
             free,
+            free_algs,
+            free_pairs,
+            free_slot,
+            free_blocks,
             block,
             blocks: blocks as usize,
             size: (n - 4) as u8,
-            min_tries: if n <= MANY_TRIES_MAX_N { MANY_TRIES } else { 1 },
+            min_tries: std::env::var(format!("NNN_TRIES_{n}"))
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(if n <= MANY_TRIES_MAX_N { MANY_TRIES } else { 1 }),
             r,
         }
     }
@@ -481,31 +533,35 @@ impl Nested {
         let open: u32 = (top.iter().enumerate())
             .filter(|&(_, &t)| t < size)
             .fold(0, |m, (b, _)| m | 1 << b);
-        // The free moves first (their indices follow the cycles').
+        // The free moves first (their indices follow the cycles'). Of two
+        // moves placing as much per move, the one seen first here is
+        // taken: the free moves in order, then the cycles by index.
+        let free = self.free.len();
         let mut hist: Vec<[u8; COLOURS]> = Vec::new();
-        for (index, f) in (self.cycles..).zip(&self.free) {
-            let touches = f.mask & open != 0;
-            if !touches {
+        for (k, f) in self.free.iter().enumerate() {
+            if f.mask & open == 0 {
                 continue;
             }
+            let (start, end) = (f.start as usize, (f.start + f.len) as usize);
+            let pairs = &self.free_pairs[start..end];
             let gain: i32 = if assign {
-                f.pairs
-                    .iter()
-                    .map(|&(from, t)| i32::from(adds[t as usize][state[from as usize] as usize]))
+                (pairs.iter())
+                    .map(|&[from, t]| i32::from(adds[t as usize][state[from as usize] as usize]))
                     .sum()
             } else {
+                let blocks = &self.free_blocks[f.bstart as usize..(f.bstart + f.blen) as usize];
                 hist.clear();
-                hist.extend(f.blocks.iter().map(|&b| counts[b as usize]));
-                for (&(from, t), &k) in f.pairs.iter().zip(&f.slot) {
+                hist.extend(blocks.iter().map(|&b| counts[b as usize]));
+                for (&[from, t], &k) in pairs.iter().zip(&self.free_slot[start..end]) {
                     let h = &mut hist[k as usize];
                     h[state[t as usize] as usize] -= 1;
                     h[state[from as usize] as usize] += 1;
                 }
-                (f.blocks.iter().zip(&hist))
+                (blocks.iter().zip(&hist))
                     .map(|(&b, h)| i32::from(top_of(h)) - i32::from(top[b as usize]))
                     .sum()
             };
-            pick.consider(index, gain, touches, f.cost);
+            pick.consider_at(self.cycles + k, k, gain, f.cost);
         }
         // No cycle places more per move than its facelets over its cost:
         // where a free move does as well, the cycles need no look.
@@ -515,50 +571,52 @@ impl Nested {
         {
             return (missing, pick.choose());
         }
-        let mut index = 0;
+        // Each orbit's cycles come most facelets per move first, so that
+        // the scan of an orbit ends at the first that could not place more
+        // per move than the best so far (a cycle adds at most a facelet
+        // for each it moves).
+        let mut offset = 0;
         for g in &self.groups {
-            let at = &g.at;
-            for (c, &mask) in self.kinds[g.kind].cands.iter().zip(&g.masks) {
-                if mask & open == 0 {
-                    index += 1;
+            for c in &g.scan {
+                if let Some((bg, bc, _)) = pick.best {
+                    if u32::from(c.len) * bc < bg * u32::from(c.cost) {
+                        break;
+                    }
+                }
+                if c.mask & open == 0 {
                     continue;
                 }
-                let pairs = c.pairs();
-                let mut blocks = [u32::MAX; super::MAX_PAIRS];
-                let (mut gain, mut touches, mut distinct) = (0i32, false, true);
-                for (k, &(f, t)) in pairs.iter().enumerate() {
-                    let (f, t) = (at[f as usize] as usize, at[t as usize] as usize);
-                    let b = self.block[t];
-                    distinct &= !blocks[..k].contains(&b);
-                    blocks[k] = b;
-                    touches |= top[b as usize] < size;
-                    gain += i32::from(adds[t][state[f] as usize]);
-                }
-                if !distinct && !assign {
-                    gain = self.gain(&counts, &top, at, pairs, state);
-                }
-                pick.consider(index, gain, touches, c.cost);
-                index += 1;
+                let pairs = &c.pairs[..c.len as usize];
+                let gain = if c.distinct || assign {
+                    (pairs.iter())
+                        .map(|&[f, t]| i32::from(adds[t as usize][state[f as usize] as usize]))
+                        .sum()
+                } else {
+                    self.gain(&counts, &top, pairs, state)
+                };
+                let index = offset + c.index as usize;
+                pick.consider_at(index, free + index, gain, u32::from(c.cost));
             }
+            offset += g.scan.len();
+        }
+        // Stalled: the random pick among the cycles that take as many as
+        // they add, in the order of a whole scan (free moves first).
+        if pick.best.is_none() {
+            let cycles = self.cycles;
+            pick.level
+                .sort_unstable_by_key(|&i| if i >= cycles { i - cycles } else { free + i });
         }
         (missing, pick.choose())
     }
 
-    /// What a cycle (its pairs renamed by `at`) adds to the blocks'
+    /// What a cycle (its pairs renamed into its orbit) adds to the blocks'
     /// commonest colours, where it moves several facelets of one block.
-    fn gain(
-        &self,
-        counts: &[[u8; COLOURS]],
-        top: &[u8],
-        at: &[u32],
-        pairs: &[(u32, u32)],
-        state: &[u8],
-    ) -> i32 {
+    fn gain(&self, counts: &[[u8; COLOURS]], top: &[u8], pairs: &[[u16; 2]], state: &[u8]) -> i32 {
         // The blocks it touches, with their counts after it.
         let mut touched = [(u32::MAX, [0u8; COLOURS]); super::MAX_PAIRS];
         let mut k = 0;
-        for &(f, t) in pairs {
-            let (f, t) = (at[f as usize] as usize, at[t as usize] as usize);
+        for &[f, t] in pairs {
+            let (f, t) = (f as usize, t as usize);
             let b = self.block[t];
             let slot = match touched[..k].iter().position(|x| x.0 == b) {
                 Some(s) => s,
@@ -602,10 +660,7 @@ impl Nested {
             }
             i -= kind.cands.len();
         }
-        self.free
-            .get(i)
-            .map(|f| f.moves.clone())
-            .unwrap_or_default()
+        self.free_algs.get(i).cloned().unwrap_or_default()
     }
 
     /// Whether every block shows one colour.
@@ -613,6 +668,41 @@ impl Nested {
         let size = self.size;
         self.counts(state).iter().all(|h| h.contains(&size))
     }
+}
+
+/// An orbit's cycles (its kind's, renamed by `at`) in the order the block
+/// search scans them: most facelets moved per move first (the most a
+/// cycle can add per move), then by index.
+fn scan_order(cands: &[Cand], at: &[u32], block: &[u32]) -> Vec<Scan> {
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    // a before b when a.len / a.cost > b.len / b.cost (stable: by index).
+    order.sort_by(|&a, &b| {
+        let (x, y) = (&cands[a], &cands[b]);
+        (u64::from(y.len) * u64::from(x.cost)).cmp(&(u64::from(x.len) * u64::from(y.cost)))
+    });
+    order
+        .into_iter()
+        .map(|i| {
+            let c = &cands[i];
+            let mut pairs = [[0u16; 2]; super::MAX_PAIRS];
+            let (mut mask, mut distinct) = (0u32, true);
+            for (slot, &(f, t)) in pairs.iter_mut().zip(c.pairs()) {
+                let (f, t) = (at[f as usize], at[t as usize]);
+                *slot = [f as u16, t as u16];
+                let bit = 1u32 << block[t as usize];
+                distinct &= mask & bit == 0;
+                mask |= bit;
+            }
+            Scan {
+                pairs,
+                mask,
+                index: i as u32,
+                cost: c.cost as u16,
+                len: c.len,
+                distinct,
+            }
+        })
+        .collect()
 }
 
 /// The colour each block is to take, four blocks to a colour (as the
@@ -888,8 +978,9 @@ mod tests {
                 assert_eq!(own.len(), count, "depth {}", g.depth);
                 for (i, (a, b)) in own.iter().zip(&kind.cands).enumerate().step_by(97) {
                     let mut mine = a.pairs().to_vec();
+                    let at = relabel(10, kind.depth, g.depth);
                     let mut moved: Vec<(u32, u32)> = (b.pairs().iter())
-                        .map(|&(f, t)| (g.at[f as usize], g.at[t as usize]))
+                        .map(|&(f, t)| (at[f as usize], at[t as usize]))
                         .collect();
                     mine.sort_unstable();
                     moved.sort_unstable();
@@ -1056,11 +1147,16 @@ mod tests {
                 })
                 .collect();
             let mut effects = std::collections::HashSet::new();
-            for f in &x.free {
-                let t = super::super::track(cube, &f.moves);
+            for (f, moves) in x.free.iter().zip(&x.free_algs) {
+                let own: Vec<(u32, u32)> = x.free_pairs
+                    [f.start as usize..(f.start + f.len) as usize]
+                    .iter()
+                    .map(|&[a, b]| (u32::from(a), u32::from(b)))
+                    .collect();
+                let t = super::super::track(cube, moves);
                 // A kept first turn (`P S Y S'` less the last `P'`, four
                 // turns) turns the inner cube as a 3x3x3: undone here.
-                let mut undone = f.moves.clone();
+                let mut undone = moves.clone();
                 if undone.len() == 4 {
                     undone.push(undone[0].inverse());
                 }
@@ -1068,14 +1164,14 @@ mod tests {
                 assert!(
                     inner.iter().all(|&i| u[i] as usize == i),
                     "{n}: {:?}",
-                    f.moves
+                    moves
                 );
                 let pairs: Vec<(u32, u32)> = super::super::moved(&t)
                     .into_iter()
                     .filter(|&(_, to)| x.block[to as usize] != u32::MAX)
                     .map(|(a, b)| (u32::from(a), u32::from(b)))
                     .collect();
-                assert_eq!(pairs, f.pairs, "{n}: {:?}", f.moves);
+                assert_eq!(pairs, own, "{n}: {:?}", moves);
                 // Some block's facelets end in two blocks or more.
                 let regroups = (0..x.blocks as u32).any(|b| {
                     let mut to = (0..cube.facelets())
@@ -1084,10 +1180,10 @@ mod tests {
                     let first = to.next();
                     to.any(|d| Some(d) != first)
                 });
-                assert!(regroups, "{n}: {:?}", f.moves);
-                let cost = crate::moves::obtm(&super::super::outer_blocks(n, &f.moves));
-                assert_eq!(cost as u32, f.cost, "{n}: {:?}", f.moves);
-                assert!(effects.insert(f.pairs.clone()), "{n}: {:?}", f.moves);
+                assert!(regroups, "{n}: {:?}", moves);
+                let cost = crate::moves::obtm(&super::super::outer_blocks(n, moves));
+                assert_eq!(cost as u32, f.cost, "{n}: {:?}", moves);
+                assert!(effects.insert(own), "{n}: {:?}", moves);
             }
         }
     }
