@@ -976,9 +976,9 @@ mod tests {
                 let lead = marks(r.cube.facelets(), facelets.iter().copied());
                 let own = r.candidates(&facelets, &lay, &lead, &x.setups);
                 assert_eq!(own.len(), count, "depth {}", g.depth);
+                let at = relabel(x.n(), kind.depth, g.depth);
                 for (i, (a, b)) in own.iter().zip(&kind.cands).enumerate().step_by(97) {
                     let mut mine = a.pairs().to_vec();
-                    let at = relabel(10, kind.depth, g.depth);
                     let mut moved: Vec<(u32, u32)> = (b.pairs().iter())
                         .map(|&(f, t)| (at[f as usize], at[t as usize]))
                         .collect();
