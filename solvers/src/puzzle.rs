@@ -410,7 +410,10 @@ mod tests {
                     p.name()
                 );
             }
-            solver.solve(&pos, &Options::default()).unwrap();
+            // The big cubes' random states are solved in their own tests.
+            if cube_size(p.name()).is_none_or(|n| n <= 5) {
+                solver.solve(&pos, &Options::default()).unwrap();
+            }
         }
         assert!(matches!(find("megaminx"), Err(SolveError::Input(_))));
     }
