@@ -615,6 +615,12 @@ struct Pick {
     level: Vec<usize>,
     idle: u32,
     rng: u64,
+    /// How many of the best to keep in `top` ([`Pick::consider_at`]).
+    keep: usize,
+    /// The `keep` best so far, best first: (gain, cost, index, rank).
+    top: Vec<(u32, u32, usize, usize)>,
+    /// The best of the last step ([`Pick::choose`]).
+    last: Option<(u32, u32, usize)>,
 }
 
 impl Default for Pick {
@@ -625,6 +631,9 @@ impl Default for Pick {
             level: Vec::new(),
             idle: 0,
             rng: 0x9E37_79B9_7F4A_7C15,
+            keep: 1,
+            top: Vec::new(),
+            last: None,
         }
     }
 }
@@ -660,6 +669,30 @@ impl Pick {
                 self.best = Some((g, cost, i));
                 self.best_rank = rank;
             }
+            if self.keep > 1 {
+                // Before the first that places less per move, or as much
+                // with a higher rank.
+                let at = self.top.partition_point(|&(bg, bc, _, br)| {
+                    bg * cost > g * bc || (bg * cost == g * bc && br < rank)
+                });
+                if at < self.keep {
+                    self.top.insert(at, (g, cost, i, rank));
+                    self.top.truncate(self.keep);
+                }
+            }
+        }
+    }
+
+    /// (gain, cost) that a move must beat to count: the best so far, or
+    /// with `keep` above one the last of a full `top`.
+    fn bound(&self) -> Option<(u32, u32)> {
+        if self.keep > 1 {
+            (self.top.len() == self.keep).then(|| {
+                let &(g, c, _, _) = &self.top[self.keep - 1];
+                (g, c)
+            })
+        } else {
+            self.best.map(|(g, c, _)| (g, c))
         }
     }
 
@@ -667,6 +700,7 @@ impl Pick {
     /// when the search is stuck.
     fn choose(&mut self) -> Option<usize> {
         let level = std::mem::take(&mut self.level);
+        self.last = self.best;
         if let Some((_, _, i)) = self.best.take() {
             self.idle = 0;
             return Some(i);

@@ -165,6 +165,9 @@ pub(super) struct Nested {
     size: u8,
     /// Orientations the blocks are made from at least, whatever the time.
     min_tries: usize,
+    /// How many of a step's best moves the block search looks one move
+    /// past ([`Nested::look_ahead`]; 1: none, the plain greedy step).
+    look: usize,
 }
 
 impl Nested {
@@ -303,6 +306,11 @@ impl Nested {
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(if n <= MANY_TRIES_MAX_N { MANY_TRIES } else { 1 }),
+            look: std::env::var(format!("NNN_LOOK_{n}"))
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(1)
+                .max(1),
             r,
         }
     }
@@ -456,7 +464,12 @@ impl Nested {
     /// against those.
     fn make_blocks(&self, state: &mut [u8]) -> Result<Vec<Move>, SolveError> {
         let mut moves = Vec::new();
-        let mut pick = Pick::default();
+        let look = self.look;
+        let fresh = || Pick {
+            keep: look,
+            ..Pick::default()
+        };
+        let mut pick = fresh();
         let mut assign = false;
         for _ in 0..20 * self.blocks * self.size as usize {
             let (missing, choice) = self.step(state, &mut pick, assign);
@@ -467,16 +480,43 @@ impl Nested {
             // against an assignment (where a cycle adds again).
             if !assign && (choice.is_none() || pick.idle > 0) {
                 assign = true;
-                pick = Pick::default();
+                pick = fresh();
                 continue;
             }
-            let i =
+            let mut i =
                 choice.ok_or_else(|| SolveError::Internal("no cycle adds to a block".into()))?;
+            let top = std::mem::take(&mut pick.top);
+            if top.len() > 1 {
+                i = self.look_ahead(state, &top, assign);
+            }
             let seq = self.cand_moves(i);
             self.r.cube.apply_alg(state, &seq);
             moves.extend(seq);
         }
         Err(SolveError::Internal("the blocks did not form".into()))
+    }
+
+    /// Of a step's best moves `top` (gain, cost, index, rank; best first),
+    /// the one that, with the best move after it, places the most facelets
+    /// per move; one that makes every block at once is taken, and of two
+    /// as good the earlier in `top`.
+    fn look_ahead(&self, state: &[u8], top: &[(u32, u32, usize, usize)], assign: bool) -> usize {
+        let mut best: Option<(u32, u32, usize)> = None;
+        for &(g, c, i, _) in top {
+            let mut s = state.to_vec();
+            self.r.cube.apply_alg(&mut s, &self.cand_moves(i));
+            let mut next = Pick::default();
+            let (left, _) = self.step(&s, &mut next, assign);
+            if left == 0 {
+                return i;
+            }
+            let (g2, c2) = next.last.map_or((0, 0), |(g2, c2, _)| (g2, c2));
+            let (tg, tc) = (g + g2, c + c2);
+            if best.is_none_or(|(bg, bc, _)| tg * bc > bg * tc) {
+                best = Some((tg, tc, i));
+            }
+        }
+        best.map_or(top[0].2, |b| b.2)
     }
 
     /// One step of [`Nested::make_blocks`] from `state`: the facelets
@@ -566,8 +606,8 @@ impl Nested {
         // No cycle places more per move than its facelets over its cost:
         // where a free move does as well, the cycles need no look.
         if pick
-            .best
-            .is_some_and(|(g, c, _)| g * self.cycle_best.1 >= self.cycle_best.0 * c)
+            .bound()
+            .is_some_and(|(g, c)| g * self.cycle_best.1 >= self.cycle_best.0 * c)
         {
             return (missing, pick.choose());
         }
@@ -578,7 +618,7 @@ impl Nested {
         let mut offset = 0;
         for g in &self.groups {
             for c in &g.scan {
-                if let Some((bg, bc, _)) = pick.best {
+                if let Some((bg, bc)) = pick.bound() {
                     if u32::from(c.len) * bc < bg * u32::from(c.cost) {
                         break;
                     }
@@ -1107,11 +1147,13 @@ mod tests {
     /// stays reduced throughout (the cycles and kept setups leave it so).
     #[test]
     fn random_blocks_form() {
-        let x = Nested::new(8);
-        let cube = &x.r.cube;
+        let mut x = Nested::new(8);
         let total: usize = x.groups.iter().map(|g| x.kinds[g.kind].cands.len()).sum();
         let mut rng = 12345u64;
-        for _ in 0..2 {
+        // Twice as greedy steps, once looking past each step's 4 best.
+        for look in [1, 1, 4] {
+            x.look = look;
+            let cube = &x.r.cube;
             let mut start = cube.solved();
             for _ in 0..30 {
                 rng = rng
