@@ -73,23 +73,35 @@ enum Inner {
 struct Group {
     kind: usize,
     depth: usize,
-    /// Its cycles as the block search reads them, most facelets per move
-    /// first ([`Scan`]).
+    /// Its cycles as the block search reads them ([`Scan`]), in runs of
+    /// cycles that move facelets into the same blocks ([`Bucket`]).
     scan: Vec<Scan>,
+    buckets: Vec<Bucket>,
 }
 
 /// A cycle of one orbit of the blocks as the block search scans it: its
-/// pairs renamed into the orbit, the blocks it moves facelets into (as
-/// bits), its index among its kind's cycles, its cost, and whether it
-/// moves at most one facelet into each block (then what it adds is the sum
-/// over its facelets). Compact and contiguous: a step reads every one.
+/// pairs renamed into the orbit, and its index among its kind's cycles.
+/// Compact and contiguous: a step may read every one.
 struct Scan {
     pairs: [[u16; 2]; super::MAX_PAIRS],
-    mask: u32,
     index: u32,
+}
+
+/// A run of an orbit's cycles that move as many facelets, for the same
+/// cost, into the same blocks (`mask`, as bits): what one of them adds is
+/// at most, over those blocks, the facelets a block lacks, or `most` (the
+/// most any of them moves into one block) if fewer. The block search
+/// skips a run at once where that could not place as much per move as
+/// its best so far. `distinct`: each cycle moves at most one facelet into
+/// each block (then what it adds is the sum over its facelets).
+struct Bucket {
+    mask: u32,
     cost: u16,
     len: u8,
+    most: u8,
     distinct: bool,
+    start: u32,
+    end: u32,
 }
 
 /// The cycles of one kind of orbit among the blocks: those of its first
@@ -153,6 +165,9 @@ pub(super) struct Nested {
     free_pairs: Vec<[u16; 2]>,
     free_slot: Vec<u8>,
     free_blocks: Vec<u8>,
+    /// How many facelets each free move moves into each of its blocks (as
+    /// `free_blocks`).
+    free_into: Vec<u8>,
     /// The number of cycles over every group (the free moves' indices
     /// follow), and the most facelets a cycle moves per move it costs, as
     /// (facelets, cost).
@@ -232,11 +247,12 @@ impl Nested {
                 }
             };
             let at = relabel(n, kinds[kind].depth, d);
-            let scan = scan_order(&kinds[kind].cands, &at, &block);
+            let (scan, buckets) = scan_order(&kinds[kind].cands, &at, &block);
             groups.push(Group {
                 kind,
                 depth: d,
                 scan,
+                buckets,
             });
         }
         let free = if std::env::var_os("NNN_NOFREE").is_some() {
@@ -249,8 +265,8 @@ impl Nested {
             }
             f
         };
-        let (mut free_algs, mut free_pairs, mut free_slot, mut free_blocks) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut free_algs, mut free_pairs, mut free_slot, mut free_blocks, mut free_into) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let free = (free.into_iter())
             .map(|f| {
                 let head = FreeScan {
@@ -262,6 +278,9 @@ impl Nested {
                     blen: f.blocks.len() as u32,
                 };
                 free_pairs.extend(f.pairs.iter().map(|&(a, b)| [a as u16, b as u16]));
+                let mut into = vec![0u8; f.blocks.len()];
+                f.slot.iter().for_each(|&k| into[k as usize] += 1);
+                free_into.extend(into);
                 free_slot.extend(f.slot);
                 free_blocks.extend(f.blocks.iter().map(|&b| b as u8));
                 free_algs.push(f.moves);
@@ -299,6 +318,7 @@ impl Nested {
             free_pairs,
             free_slot,
             free_blocks,
+            free_into,
             block,
             blocks: blocks as usize,
             size: (n - 4) as u8,
@@ -582,6 +602,18 @@ impl Nested {
             if f.mask & open == 0 {
                 continue;
             }
+            let (bstart, bend) = (f.bstart as usize, (f.bstart + f.blen) as usize);
+            // What it adds is at most, over its blocks, the facelets it
+            // moves into each or those the block lacks, the fewer.
+            if let Some((bg, bc)) = pick.bound() {
+                let most: u32 = (self.free_blocks[bstart..bend].iter())
+                    .zip(&self.free_into[bstart..bend])
+                    .map(|(&b, &k)| u32::from((size - top[b as usize]).min(k)))
+                    .sum();
+                if most * bc < bg * f.cost {
+                    continue;
+                }
+            }
             let (start, end) = (f.start as usize, (f.start + f.len) as usize);
             let pairs = &self.free_pairs[start..end];
             let gain: i32 = if assign {
@@ -589,7 +621,7 @@ impl Nested {
                     .map(|&[from, t]| i32::from(adds[t as usize][state[from as usize] as usize]))
                     .sum()
             } else {
-                let blocks = &self.free_blocks[f.bstart as usize..(f.bstart + f.blen) as usize];
+                let blocks = &self.free_blocks[bstart..bend];
                 hist.clear();
                 hist.extend(blocks.iter().map(|&b| counts[b as usize]));
                 for (&[from, t], &k) in pairs.iter().zip(&self.free_slot[start..end]) {
@@ -611,31 +643,48 @@ impl Nested {
         {
             return (missing, pick.choose());
         }
-        // Each orbit's cycles come most facelets per move first, so that
-        // the scan of an orbit ends at the first that could not place more
-        // per move than the best so far (a cycle adds at most a facelet
-        // for each it moves).
+        // Each orbit's cycles come in runs, most facelets per move first,
+        // so that the scan of an orbit ends at the first run that could not
+        // place more per move than the best so far (a cycle adds at most a
+        // facelet for each it moves), and skips a run whose blocks lack too
+        // few facelets for that.
         let mut offset = 0;
         for g in &self.groups {
-            for c in &g.scan {
-                if let Some((bg, bc)) = pick.bound() {
-                    if u32::from(c.len) * bc < bg * u32::from(c.cost) {
+            for b in &g.buckets {
+                let (len, cost) = (u32::from(b.len), u32::from(b.cost));
+                let bound = pick.bound();
+                if let Some((bg, bc)) = bound {
+                    if len * bc < bg * cost {
                         break;
                     }
                 }
-                if c.mask & open == 0 {
+                let mut m = b.mask & open;
+                if m == 0 {
                     continue;
                 }
-                let pairs = &c.pairs[..c.len as usize];
-                let gain = if c.distinct || assign {
-                    (pairs.iter())
-                        .map(|&[f, t]| i32::from(adds[t as usize][state[f as usize] as usize]))
-                        .sum()
-                } else {
-                    self.gain(&counts, &top, pairs, state)
-                };
-                let index = offset + c.index as usize;
-                pick.consider_at(index, free + index, gain, u32::from(c.cost));
+                if let Some((bg, bc)) = bound {
+                    let mut most = 0u32;
+                    while m != 0 {
+                        let k = m.trailing_zeros() as usize;
+                        most += u32::from((size - top[k]).min(b.most));
+                        m &= m - 1;
+                    }
+                    if most.min(len) * bc < bg * cost {
+                        continue;
+                    }
+                }
+                for c in &g.scan[b.start as usize..b.end as usize] {
+                    let pairs = &c.pairs[..b.len as usize];
+                    let gain = if b.distinct || assign {
+                        (pairs.iter())
+                            .map(|&[f, t]| i32::from(adds[t as usize][state[f as usize] as usize]))
+                            .sum()
+                    } else {
+                        self.gain(&counts, &top, pairs, state)
+                    };
+                    let index = offset + c.index as usize;
+                    pick.consider_at(index, free + index, gain, cost);
+                }
             }
             offset += g.scan.len();
         }
@@ -711,38 +760,72 @@ impl Nested {
 }
 
 /// An orbit's cycles (its kind's, renamed by `at`) in the order the block
-/// search scans them: most facelets moved per move first (the most a
-/// cycle can add per move), then by index.
-fn scan_order(cands: &[Cand], at: &[u32], block: &[u32]) -> Vec<Scan> {
-    let mut order: Vec<usize> = (0..cands.len()).collect();
-    // a before b when a.len / a.cost > b.len / b.cost (stable: by index).
-    order.sort_by(|&a, &b| {
-        let (x, y) = (&cands[a], &cands[b]);
-        (u64::from(y.len) * u64::from(x.cost)).cmp(&(u64::from(x.len) * u64::from(y.cost)))
-    });
-    order
-        .into_iter()
-        .map(|i| {
-            let c = &cands[i];
+/// search scans them, in runs ([`Bucket`]): most facelets moved per move
+/// first (the most a cycle can add per move), then by the blocks they move
+/// facelets into, then by index.
+fn scan_order(cands: &[Cand], at: &[u32], block: &[u32]) -> (Vec<Scan>, Vec<Bucket>) {
+    // Each cycle renamed, with its blocks (as bits) and the most facelets
+    // it moves into one block.
+    let cycles: Vec<(Scan, u32, u8)> = (cands.iter().enumerate())
+        .map(|(i, c)| {
             let mut pairs = [[0u16; 2]; super::MAX_PAIRS];
-            let (mut mask, mut distinct) = (0u32, true);
+            let mut into = [0u8; 32];
             for (slot, &(f, t)) in pairs.iter_mut().zip(c.pairs()) {
                 let (f, t) = (at[f as usize], at[t as usize]);
                 *slot = [f as u16, t as u16];
-                let bit = 1u32 << block[t as usize];
-                distinct &= mask & bit == 0;
-                mask |= bit;
+                into[block[t as usize] as usize] += 1;
             }
-            Scan {
-                pairs,
+            let mask = (into.iter().enumerate())
+                .filter(|&(_, &k)| k > 0)
+                .fold(0u32, |m, (b, _)| m | 1 << b);
+            let most = into.iter().copied().max().unwrap_or(0);
+            (
+                Scan {
+                    pairs,
+                    index: i as u32,
+                },
                 mask,
-                index: i as u32,
-                cost: c.cost as u16,
-                len: c.len,
-                distinct,
-            }
+                most,
+            )
         })
-        .collect()
+        .collect();
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    // a before b when a.len / a.cost > b.len / b.cost; then by (len, cost,
+    // mask), so that each run is contiguous; then by index (stable).
+    order.sort_by(|&a, &b| {
+        let (x, y) = (&cands[a], &cands[b]);
+        (u64::from(y.len) * u64::from(x.cost))
+            .cmp(&(u64::from(x.len) * u64::from(y.cost)))
+            .then((x.len, x.cost, cycles[a].1).cmp(&(y.len, y.cost, cycles[b].1)))
+    });
+    let mut scan = Vec::with_capacity(order.len());
+    let mut buckets: Vec<Bucket> = Vec::new();
+    let mut cycles: Vec<Option<(Scan, u32, u8)>> = cycles.into_iter().map(Some).collect();
+    for i in order {
+        let c = &cands[i];
+        let Some((s, mask, most)) = cycles[i].take() else {
+            continue;
+        };
+        let (cost, len) = (c.cost as u16, c.len);
+        let at = scan.len() as u32;
+        match buckets.last_mut() {
+            Some(b) if (b.mask, b.cost, b.len) == (mask, cost, len) => {
+                b.end = at + 1;
+                b.most = b.most.max(most);
+            }
+            _ => buckets.push(Bucket {
+                mask,
+                cost,
+                len,
+                most,
+                distinct: mask.count_ones() == u32::from(len),
+                start: at,
+                end: at + 1,
+            }),
+        }
+        scan.push(s);
+    }
+    (scan, buckets)
 }
 
 /// The colour each block is to take, four blocks to a colour (as the
@@ -1169,6 +1252,106 @@ mod tests {
             cube.apply_alg(&mut replay, &moves);
             assert_eq!(replay, s);
         }
+    }
+
+    /// A step's pick, with its bounds and early stops, is the best of every
+    /// move measured one by one (each move's pairs applied to the state
+    /// and the blocks counted again): the most facelets per move, of two
+    /// as good the earlier in a whole scan (free moves, then cycles), and
+    /// with 4 kept the 4 best in that order; against the commonest colours
+    /// and against an assignment, early and late in the search.
+    #[test]
+    fn steps_skip_nothing_better() {
+        let n = 7;
+        let x = Nested::new(n);
+        let cube = &x.r.cube;
+        // Every move's pairs and cost, by index (cycles, then free moves).
+        let mut moves: Vec<(Vec<[u16; 2]>, u32)> = vec![(Vec::new(), 0); x.cycles];
+        let mut offset = 0;
+        for g in &x.groups {
+            for b in &g.buckets {
+                for c in &g.scan[b.start as usize..b.end as usize] {
+                    let pairs = c.pairs[..b.len as usize].to_vec();
+                    moves[offset + c.index as usize] = (pairs, u32::from(b.cost));
+                }
+            }
+            offset += g.scan.len();
+        }
+        for f in &x.free {
+            let pairs = &x.free_pairs[f.start as usize..(f.start + f.len) as usize];
+            moves.push((pairs.to_vec(), f.cost));
+        }
+        let rank = |i: usize| {
+            if i >= x.cycles {
+                i - x.cycles
+            } else {
+                x.free.len() + i
+            }
+        };
+        let held = |st: &[u8], want: Option<&[u8]>| -> Vec<i32> {
+            let counts = x.counts(st);
+            match want {
+                Some(w) => (counts.iter().zip(w))
+                    .map(|(h, &c)| i32::from(h[c as usize]))
+                    .collect(),
+                None => counts.iter().map(|h| i32::from(top_of(h))).collect(),
+            }
+        };
+        let mut rng = 99u64;
+        let mut checked = 0;
+        for round in 0..4 {
+            let mut st = cube.solved();
+            for _ in 0..40 {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                cube.apply_alg(&mut st, &x.cand_moves((rng >> 33) as usize % moves.len()));
+            }
+            // Some greedy steps first, more in later rounds.
+            for _ in 0..round * 6 {
+                let mut pick = Pick::default();
+                if let (_, Some(i)) = x.step(&st, &mut pick, false) {
+                    cube.apply_alg(&mut st, &x.cand_moves(i));
+                }
+            }
+            for assign in [false, true] {
+                let want = assign.then(|| assignment(&x.counts(&st)));
+                let before = held(&st, want.as_deref());
+                let mut all: Vec<(u32, u32, usize)> = Vec::new();
+                let mut after = st.clone();
+                for (i, (pairs, cost)) in moves.iter().enumerate() {
+                    for &[f, t] in pairs {
+                        after[t as usize] = st[f as usize];
+                    }
+                    let now = held(&after, want.as_deref());
+                    let gain: i32 = now.iter().zip(&before).map(|(a, b)| a - b).sum();
+                    for &[_, t] in pairs {
+                        after[t as usize] = st[t as usize];
+                    }
+                    if gain > 0 {
+                        all.push((gain as u32, *cost, i));
+                    }
+                }
+                all.sort_by(|a, b| {
+                    (u64::from(b.0) * u64::from(a.1))
+                        .cmp(&(u64::from(a.0) * u64::from(b.1)))
+                        .then(rank(a.2).cmp(&rank(b.2)))
+                });
+                let mut pick = Pick {
+                    keep: 4,
+                    ..Pick::default()
+                };
+                x.step(&st, &mut pick, assign);
+                let top: Vec<(u32, u32, usize)> =
+                    pick.top.iter().map(|&(g, c, i, _)| (g, c, i)).collect();
+                assert_eq!(top, all[..all.len().min(4)], "{round} {assign}");
+                let mut one = Pick::default();
+                let (_, choice) = x.step(&st, &mut one, assign);
+                assert_eq!(choice, all.first().map(|a| a.2), "{round} {assign}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 8);
     }
 
     /// Every free move leaves each facelet of the inner cube where it is
