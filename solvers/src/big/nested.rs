@@ -157,13 +157,12 @@ pub(super) struct Nested {
     kinds: Vec<Kind>,
     groups: Vec<Group>,
     /// Conjugated 1st-layer turns (see [`Free`]), flattened for the
-    /// block search: each one's head, then their moves, pairs (as `u16`),
-    /// the slot of each pair's block among the blocks it moves into, and
-    /// those blocks.
+    /// block search: each one's head, then their moves, pairs (as `u16`,
+    /// block by block in the order of `free_blocks`), and the blocks they
+    /// move facelets into.
     free: Vec<FreeScan>,
     free_algs: Vec<Vec<Move>>,
     free_pairs: Vec<[u16; 2]>,
-    free_slot: Vec<u8>,
     free_blocks: Vec<u8>,
     /// How many facelets each free move moves into each of its blocks (as
     /// `free_blocks`).
@@ -265,8 +264,8 @@ impl Nested {
             }
             f
         };
-        let (mut free_algs, mut free_pairs, mut free_slot, mut free_blocks, mut free_into) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut free_algs, mut free_pairs, mut free_blocks, mut free_into) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let free = (free.into_iter())
             .map(|f| {
                 let head = FreeScan {
@@ -277,11 +276,14 @@ impl Nested {
                     bstart: free_blocks.len() as u32,
                     blen: f.blocks.len() as u32,
                 };
-                free_pairs.extend(f.pairs.iter().map(|&(a, b)| [a as u16, b as u16]));
+                let mut pairs: Vec<(u8, [u16; 2])> = (f.slot.iter().zip(&f.pairs))
+                    .map(|(&k, &(a, b))| (k, [a as u16, b as u16]))
+                    .collect();
+                pairs.sort_by_key(|p| p.0);
+                free_pairs.extend(pairs.iter().map(|p| p.1));
                 let mut into = vec![0u8; f.blocks.len()];
                 f.slot.iter().for_each(|&k| into[k as usize] += 1);
                 free_into.extend(into);
-                free_slot.extend(f.slot);
                 free_blocks.extend(f.blocks.iter().map(|&b| b as u8));
                 free_algs.push(f.moves);
                 head
@@ -316,7 +318,6 @@ impl Nested {
             free,
             free_algs,
             free_pairs,
-            free_slot,
             free_blocks,
             free_into,
             block,
@@ -597,43 +598,54 @@ impl Nested {
         // moves placing as much per move, the one seen first here is
         // taken: the free moves in order, then the cycles by index.
         let free = self.free.len();
-        let mut hist: Vec<[u8; COLOURS]> = Vec::new();
         for (k, f) in self.free.iter().enumerate() {
             if f.mask & open == 0 {
                 continue;
             }
             let (bstart, bend) = (f.bstart as usize, (f.bstart + f.blen) as usize);
+            let (blocks, into) = (
+                &self.free_blocks[bstart..bend],
+                &self.free_into[bstart..bend],
+            );
             // What it adds is at most, over its blocks, the facelets it
-            // moves into each or those the block lacks, the fewer.
-            if let Some((bg, bc)) = pick.bound() {
-                let most: u32 = (self.free_blocks[bstart..bend].iter())
-                    .zip(&self.free_into[bstart..bend])
-                    .map(|(&b, &k)| u32::from((size - top[b as usize]).min(k)))
-                    .sum();
-                if most * bc < bg * f.cost {
-                    continue;
+            // moves into each or those the block lacks, the fewer; block
+            // by block, what it adds to those seen and that to the rest.
+            let most = |b: u8, k: u8| i32::from((size - top[b as usize]).min(k));
+            let mut rest: i32 = blocks.iter().zip(into).map(|(&b, &k)| most(b, k)).sum();
+            let need = pick
+                .bound()
+                .map_or(i32::MIN, |(bg, bc)| need_for(bg, bc, f.cost));
+            if rest < need {
+                continue;
+            }
+            // Its pairs come block by block.
+            let mut pairs = &self.free_pairs[f.start as usize..(f.start + f.len) as usize];
+            let mut gain = 0;
+            for (&b, &k) in blocks.iter().zip(into) {
+                let (these, others) = pairs.split_at(k as usize);
+                pairs = others;
+                gain += if assign {
+                    (these.iter())
+                        .map(|&[from, t]| {
+                            i32::from(adds[t as usize][state[from as usize] as usize])
+                        })
+                        .sum::<i32>()
+                } else {
+                    let mut h = counts[b as usize];
+                    for &[from, t] in these {
+                        h[state[t as usize] as usize] -= 1;
+                        h[state[from as usize] as usize] += 1;
+                    }
+                    i32::from(top_of(&h)) - i32::from(top[b as usize])
+                };
+                rest -= most(b, k);
+                if gain + rest < need {
+                    break;
                 }
             }
-            let (start, end) = (f.start as usize, (f.start + f.len) as usize);
-            let pairs = &self.free_pairs[start..end];
-            let gain: i32 = if assign {
-                (pairs.iter())
-                    .map(|&[from, t]| i32::from(adds[t as usize][state[from as usize] as usize]))
-                    .sum()
-            } else {
-                let blocks = &self.free_blocks[bstart..bend];
-                hist.clear();
-                hist.extend(blocks.iter().map(|&b| counts[b as usize]));
-                for (&[from, t], &k) in pairs.iter().zip(&self.free_slot[start..end]) {
-                    let h = &mut hist[k as usize];
-                    h[state[t as usize] as usize] -= 1;
-                    h[state[from as usize] as usize] += 1;
-                }
-                (blocks.iter().zip(&hist))
-                    .map(|(&b, h)| i32::from(top_of(h)) - i32::from(top[b as usize]))
-                    .sum()
-            };
-            pick.consider_at(self.cycles + k, k, gain, f.cost);
+            if gain + rest >= need {
+                pick.consider_at(self.cycles + k, k, gain, f.cost);
+            }
         }
         // No cycle places more per move than its facelets over its cost:
         // where a free move does as well, the cycles need no look.
@@ -673,17 +685,32 @@ impl Nested {
                         continue;
                     }
                 }
+                let mut need = bound.map_or(i32::MIN, |(bg, bc)| need_for(bg, bc, cost));
                 for c in &g.scan[b.start as usize..b.end as usize] {
                     let pairs = &c.pairs[..b.len as usize];
                     let gain = if b.distinct || assign {
-                        (pairs.iter())
-                            .map(|&[f, t]| i32::from(adds[t as usize][state[f as usize] as usize]))
-                            .sum()
+                        // Each facelet adds at most one: it stops once the
+                        // rest could not make up what it needs.
+                        let (mut gain, mut rest) = (0, i32::from(b.len));
+                        for &[f, t] in pairs {
+                            gain += i32::from(adds[t as usize][state[f as usize] as usize]);
+                            rest -= 1;
+                            if gain + rest < need {
+                                break;
+                            }
+                        }
+                        if gain + rest < need {
+                            continue;
+                        }
+                        gain
                     } else {
                         self.gain(&counts, &top, pairs, state)
                     };
                     let index = offset + c.index as usize;
                     pick.consider_at(index, free + index, gain, cost);
+                    if gain >= need {
+                        need = (pick.bound()).map_or(i32::MIN, |(bg, bc)| need_for(bg, bc, cost));
+                    }
                 }
             }
             offset += g.scan.len();
@@ -1006,6 +1033,12 @@ fn free_moves(cube: &tablegen::cube::CubeN, block: &[u32]) -> Vec<Free> {
     let mut out: Vec<Free> = best.into_values().collect();
     out.sort_by(|a, b| (a.cost, &a.pairs).cmp(&(b.cost, &b.pairs)));
     out
+}
+
+/// The least a move of cost `cost` must add to place as much per move as
+/// `gain` for `of` moves (to beat it, or tie it with an earlier rank).
+fn need_for(gain: u32, of: u32, cost: u32) -> i32 {
+    (gain * cost).div_ceil(of) as i32
 }
 
 /// A block's count of its commonest colour.
@@ -1373,11 +1406,14 @@ mod tests {
                 .collect();
             let mut effects = std::collections::HashSet::new();
             for (f, moves) in x.free.iter().zip(&x.free_algs) {
-                let own: Vec<(u32, u32)> = x.free_pairs
+                // (Its pairs come block by block: compared in order of
+                // destination.)
+                let mut own: Vec<(u32, u32)> = x.free_pairs
                     [f.start as usize..(f.start + f.len) as usize]
                     .iter()
                     .map(|&[a, b]| (u32::from(a), u32::from(b)))
                     .collect();
+                own.sort_by_key(|p| p.1);
                 let t = super::super::track(cube, moves);
                 // A kept first turn (`P S Y S'` less the last `P'`, four
                 // turns) turns the inner cube as a 3x3x3: undone here.
@@ -1391,11 +1427,12 @@ mod tests {
                     "{n}: {:?}",
                     moves
                 );
-                let pairs: Vec<(u32, u32)> = super::super::moved(&t)
+                let mut pairs: Vec<(u32, u32)> = super::super::moved(&t)
                     .into_iter()
                     .filter(|&(_, to)| x.block[to as usize] != u32::MAX)
                     .map(|(a, b)| (u32::from(a), u32::from(b)))
                     .collect();
+                pairs.sort_by_key(|p| p.1);
                 assert_eq!(pairs, own, "{n}: {:?}", moves);
                 // Some block's facelets end in two blocks or more.
                 let regroups = (0..x.blocks as u32).any(|b| {
