@@ -139,6 +139,14 @@ struct FreeScan {
     blen: u32,
 }
 
+/// A step of the block search made ahead ([`Nested::look_ahead`]): what it
+/// returned, and its best moves.
+struct Ahead {
+    missing: u32,
+    choice: Option<usize>,
+    top: Vec<(u32, u32, usize, usize)>,
+}
+
 /// The route of an N-cube (6 and up) through its inner (N-2)-cube and its
 /// blocks to a 5x5x5.
 pub(super) struct Nested {
@@ -492,8 +500,16 @@ impl Nested {
         };
         let mut pick = fresh();
         let mut assign = false;
+        // The next step, where the look-ahead has made it already.
+        let mut ahead: Option<Ahead> = None;
         for _ in 0..20 * self.blocks * self.size as usize {
-            let (missing, choice) = self.step(state, &mut pick, assign);
+            let (missing, choice) = match ahead.take() {
+                Some(a) => {
+                    (pick.top, pick.idle) = (a.top, 0);
+                    (a.missing, a.choice)
+                }
+                None => self.step(state, &mut pick, assign),
+            };
             if missing == 0 {
                 return Ok(moves);
             }
@@ -508,7 +524,7 @@ impl Nested {
                 choice.ok_or_else(|| SolveError::Internal("no cycle adds to a block".into()))?;
             let top = std::mem::take(&mut pick.top);
             if top.len() > 1 {
-                i = self.look_ahead(state, &top, assign);
+                (i, ahead) = self.look_ahead(state, &top, assign);
             }
             let seq = self.cand_moves(i);
             self.r.cube.apply_alg(state, &seq);
@@ -520,24 +536,42 @@ impl Nested {
     /// Of a step's best moves `top` (gain, cost, index, rank; best first),
     /// the one that, with the best move after it, places the most facelets
     /// per move; one that makes every block at once is taken, and of two
-    /// as good the earlier in `top`.
-    fn look_ahead(&self, state: &[u8], top: &[(u32, u32, usize, usize)], assign: bool) -> usize {
-        let mut best: Option<(u32, u32, usize)> = None;
+    /// as good the earlier in `top`. With it, the step after it where that
+    /// found a move that adds (a stalled step picks at random, and is made
+    /// again).
+    fn look_ahead(
+        &self,
+        state: &[u8],
+        top: &[(u32, u32, usize, usize)],
+        assign: bool,
+    ) -> (usize, Option<Ahead>) {
+        let mut best: Option<(u32, u32, usize, Option<Ahead>)> = None;
         for &(g, c, i, _) in top {
             let mut s = state.to_vec();
             self.r.cube.apply_alg(&mut s, &self.cand_moves(i));
-            let mut next = Pick::default();
-            let (left, _) = self.step(&s, &mut next, assign);
-            if left == 0 {
-                return i;
+            let mut next = Pick {
+                keep: self.look,
+                ..Pick::default()
+            };
+            let (missing, choice) = self.step(&s, &mut next, assign);
+            let ahead = (missing == 0 || next.last.is_some()).then(|| Ahead {
+                missing,
+                choice,
+                top: std::mem::take(&mut next.top),
+            });
+            if missing == 0 {
+                return (i, ahead);
             }
             let (g2, c2) = next.last.map_or((0, 0), |(g2, c2, _)| (g2, c2));
             let (tg, tc) = (g + g2, c + c2);
-            if best.is_none_or(|(bg, bc, _)| tg * bc > bg * tc) {
-                best = Some((tg, tc, i));
+            if best
+                .as_ref()
+                .is_none_or(|&(bg, bc, _, _)| tg * bc > bg * tc)
+            {
+                best = Some((tg, tc, i, ahead));
             }
         }
-        best.map_or(top[0].2, |b| b.2)
+        best.map_or((top[0].2, None), |b| (b.2, b.3))
     }
 
     /// One step of [`Nested::make_blocks`] from `state`: the facelets
