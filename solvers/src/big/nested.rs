@@ -58,10 +58,10 @@ const MANY_TRIES_MAX_N: usize = 10;
 const MANY_TRIES: usize = 8;
 
 /// Up to this size every level of the route looks one move past each of
-/// a step's [`LOOK`] best moves ([`Nested::look_ahead`]): on 10 random
-/// states a 7x7x7 about 10 moves fewer, a 9x9x9 6 and a 10x10x10 33, for
-/// about 2.5 times the time of the blocks. Larger cubes take the plain
-/// greedy step at every level.
+/// a step's [`LOOK`] best moves ([`Nested::look_ahead`]): on random states
+/// a 7x7x7 about 7 moves fewer, a 9x9x9 10, for 2 to 3 times the time of
+/// the blocks (`docs/nnn.md`). Larger cubes take the plain greedy step at
+/// every level.
 const LOOK_MAX_N: usize = 10;
 const LOOK: usize = 4;
 
