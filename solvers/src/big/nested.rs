@@ -659,9 +659,7 @@ impl Nested {
             // by block, what it adds to those seen and that to the rest.
             let most = |b: u8, k: u8| i32::from((size - top[b as usize]).min(k));
             let mut rest: i32 = blocks.iter().zip(into).map(|(&b, &k)| most(b, k)).sum();
-            let need = pick
-                .bound()
-                .map_or(i32::MIN, |(bg, bc)| need_for(bg, bc, f.cost));
+            let need = need_for(pick.bound(), f.cost);
             if rest < need {
                 continue;
             }
@@ -710,29 +708,25 @@ impl Nested {
         let mut offset = 0;
         for g in &self.groups {
             for b in &g.buckets {
-                let (len, cost) = (u32::from(b.len), u32::from(b.cost));
-                let bound = pick.bound();
-                if let Some((bg, bc)) = bound {
-                    if len * bc < bg * cost {
-                        break;
-                    }
+                let cost = u32::from(b.cost);
+                // What a cycle of this cost must add to count.
+                let mut need = need_for(pick.bound(), cost);
+                if i32::from(b.len) < need {
+                    break;
                 }
                 let mut m = b.mask & open;
                 if m == 0 {
                     continue;
                 }
-                if let Some((bg, bc)) = bound {
-                    let mut most = 0u32;
-                    while m != 0 {
-                        let k = m.trailing_zeros() as usize;
-                        most += u32::from((size - top[k]).min(b.most));
-                        m &= m - 1;
-                    }
-                    if most.min(len) * bc < bg * cost {
-                        continue;
-                    }
+                let mut most = 0;
+                while m != 0 {
+                    let k = m.trailing_zeros() as usize;
+                    most += i32::from((size - top[k]).min(b.most));
+                    m &= m - 1;
                 }
-                let mut need = bound.map_or(i32::MIN, |(bg, bc)| need_for(bg, bc, cost));
+                if most.min(i32::from(b.len)) < need {
+                    continue;
+                }
                 for c in &g.scan[b.start as usize..b.end as usize] {
                     let pairs = &c.pairs[..b.len as usize];
                     let gain = if b.distinct || assign {
@@ -756,7 +750,7 @@ impl Nested {
                     let index = offset + c.index as usize;
                     pick.consider_at(index, free + index, gain, cost);
                     if gain >= need {
-                        need = (pick.bound()).map_or(i32::MIN, |(bg, bc)| need_for(bg, bc, cost));
+                        need = need_for(pick.bound(), cost);
                     }
                 }
             }
@@ -1083,9 +1077,10 @@ fn free_moves(cube: &tablegen::cube::CubeN, block: &[u32]) -> Vec<Free> {
 }
 
 /// The least a move of cost `cost` must add to place as much per move as
-/// `gain` for `of` moves (to beat it, or tie it with an earlier rank).
-fn need_for(gain: u32, of: u32, cost: u32) -> i32 {
-    (gain * cost).div_ceil(of) as i32
+/// `bound`, (gain, cost) (to beat it, or tie it with an earlier rank);
+/// anything with no bound.
+fn need_for(bound: Option<(u32, u32)>, cost: u32) -> i32 {
+    bound.map_or(i32::MIN, |(gain, of)| (gain * cost).div_ceil(of) as i32)
 }
 
 /// A block's count of its commonest colour.
