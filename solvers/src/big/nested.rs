@@ -90,6 +90,7 @@ struct Group {
 /// A cycle of one orbit of the blocks as the block search scans it: its
 /// pairs renamed into the orbit, and its index among its kind's cycles.
 /// Compact and contiguous: a step may read every one.
+#[derive(Clone, Copy)]
 struct Scan {
     pairs: [[u16; 2]; super::MAX_PAIRS],
     index: u32,
@@ -868,12 +869,9 @@ fn scan_order(cands: &[Cand], at: &[u32], block: &[u32]) -> (Vec<Scan>, Vec<Buck
     });
     let mut scan = Vec::with_capacity(order.len());
     let mut buckets: Vec<Bucket> = Vec::new();
-    let mut cycles: Vec<Option<(Scan, u32, u8)>> = cycles.into_iter().map(Some).collect();
     for i in order {
         let c = &cands[i];
-        let Some((s, mask, most)) = cycles[i].take() else {
-            continue;
-        };
+        let (s, mask, most) = cycles[i];
         let (cost, len) = (c.cost as u16, c.len);
         let at = scan.len() as u32;
         match buckets.last_mut() {
