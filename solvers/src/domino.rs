@@ -49,7 +49,7 @@ const EDGES: &[[(Face, usize, usize); 2]] = &tablegen::validate::EDGE_CELLS_UD;
 
 /// Parses a 42-letter Domino state into `(cp, ep)` (slot -> piece).
 pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), String> {
-    let chars: Vec<char> = s.trim().chars().collect();
+    let chars = tablegen::cube::state_letters(s)?;
     if chars.len() != 42 {
         return Err(format!(
             "a Domino state has 42 facelets, got {}",
@@ -60,9 +60,7 @@ pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), String> {
     // Unseen middle rows get the face's own colour; they are never read.
     let mut st = c.solved();
     for (k, &i) in domino_facelets().iter().enumerate() {
-        st[i] = Face::from_letter(chars[k])
-            .ok_or_else(|| format!("unknown colour {:?} at character {k}", chars[k]))?
-            as u8;
+        st[i] = chars[k] as u8;
     }
     if st[c.index(Face::U, 1, 1)] != Face::U as u8 || st[c.index(Face::D, 1, 1)] != Face::D as u8 {
         return Err("the U and D centres must show U and D".into());
@@ -247,5 +245,9 @@ mod tests {
         let mut b = solved.clone().into_bytes();
         b.swap(0, 9); // a U sticker and an R sticker
         assert!(parse_state(std::str::from_utf8(&b).unwrap()).is_err());
+        // A space inside is named by its position, not counted.
+        let spaced = format!("{} {}", &solved[..9], &solved[9..]);
+        let err = parse_state(&spaced).unwrap_err();
+        assert!(err.contains("' ' at character 10 of the state"), "{err}");
     }
 }

@@ -43,15 +43,19 @@ enum Command {
     Show(ShowArgs),
 }
 
-/// The position given on the command line.
+/// The position given on the command line: `--state` or `--scramble`, one
+/// of them (a usage error names both when neither is given).
 #[derive(clap::Args)]
+#[group(skip)]
+#[command(group(
+    clap::ArgGroup::new("position")
+        .args(["state", "scramble"])
+        .required(true)
+        .multiple(false)
+))]
 struct PositionArgs {
     /// Facelet state string (cubes, domino).
-    #[arg(
-        long,
-        conflicts_with = "scramble",
-        required_unless_present = "scramble"
-    )]
+    #[arg(long)]
     state: Option<String>,
     /// Scramble moves applied to the solved puzzle.
     #[arg(long)]
@@ -228,10 +232,58 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
     };
     let svg = solvers::svg::draw(&position, &title)?;
     if args.svg.as_os_str() == "-" {
-        tablegen::out!("{svg}")?;
+        // The io::Error stays in the chain: a reader gone away is success.
+        tablegen::out!("{svg}").context("cannot write the picture to standard output")?;
     } else {
-        tablefmt::write_atomic(&args.svg, svg.as_bytes())?;
+        write_picture(&args.svg, svg.as_bytes())?;
     }
+    Ok(())
+}
+
+/// Writes a picture to `path`: a new or regular file atomically (temporary
+/// file and rename); through the link, as a shell redirection does, when
+/// `path` is a symbolic link (`/dev/stdout`); straight into it when it is a
+/// device or a FIFO (`/dev/null`). A directory or a block device is refused.
+fn write_picture(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
+    let direct = match std::fs::metadata(path) {
+        Ok(md) => {
+            let ft = md.file_type();
+            #[cfg(unix)]
+            let refused = ft.is_dir() || std::os::unix::fs::FileTypeExt::is_block_device(&ft);
+            #[cfg(not(unix))]
+            let refused = ft.is_dir();
+            if refused {
+                return Err(tablefmt::FormatError::new(
+                    Some(path),
+                    tablefmt::ErrorKind::NotAFile {
+                        found: tablefmt::file_kind(&ft),
+                    },
+                )
+                .into());
+            }
+            link || !ft.is_file()
+        }
+        Err(_) => false,
+    };
+    if !direct {
+        tablefmt::write_atomic(path, bytes)?;
+        return Ok(());
+    }
+    let cannot = |e: std::io::Error| tablefmt::FormatError::io(path, "cannot write the picture", e);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(cannot)?;
+    // A regular file behind a link is cut to the picture; a device or FIFO
+    // has no length to cut.
+    if f.metadata().is_ok_and(|m| m.is_file()) {
+        f.set_len(0).map_err(cannot)?;
+    }
+    f.write_all(bytes)
+        .and_then(|()| f.flush())
+        .map_err(cannot)?;
     Ok(())
 }
 

@@ -530,3 +530,104 @@ fn a_sharded_table_solves_as_one_file() {
         .code(2)
         .stderr(predicate::str::contains("2x2x2-htm.001-of-002.tbl"));
 }
+
+/// `show --svg` writes to a device as to a file (`/dev/null`, `/dev/stdout`),
+/// and a write that fails names where it went: standard output, or the file.
+/// A full disk is a fault of the machine: exit 1.
+#[cfg(target_os = "linux")]
+#[test]
+fn show_writes_to_devices_and_names_where_a_write_failed() {
+    let show = || {
+        let mut c = cubesolve();
+        c.args(["show", "--puzzle", "3x3x3", "--scramble", "R U"]);
+        c
+    };
+    show()
+        .args(["--svg", "/dev/null"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+    show()
+        .args(["--svg", "/dev/stdout"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("<svg"))
+        .stderr("");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cubesolve"))
+        .args([
+            "show",
+            "--puzzle",
+            "3x3x3",
+            "--scramble",
+            "R U",
+            "--svg",
+            "-",
+        ])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let line = one_line(&out);
+    assert!(line.contains("standard output"), "{line}");
+    assert!(line.contains("No space left on device"), "{line}");
+    let out = show().args(["--svg", "/dev/full"]).assert().code(1);
+    let line = one_line(out.get_output());
+    assert!(
+        line.contains("/dev/full: cannot write the picture"),
+        "{line}"
+    );
+    // A directory is still refused, as bad input.
+    let dir = tempfile::tempdir().unwrap();
+    let out = show().arg("--svg").arg(dir.path()).assert().code(2);
+    let line = one_line(out.get_output());
+    assert!(line.contains("a directory"), "{line}");
+}
+
+/// With neither --state nor --scramble the usage error names both.
+#[test]
+fn a_missing_position_names_both_options() {
+    for cmd in [&["solve"][..], &["show", "--svg", "-"]] {
+        let out = cubesolve()
+            .args(cmd)
+            .args(["--puzzle", "3x3x3"])
+            .assert()
+            .code(2);
+        let line = one_line(out.get_output());
+        assert!(
+            line.contains("--state") && line.contains("--scramble"),
+            "{cmd:?}: {line}"
+        );
+    }
+}
+
+/// A space or line break inside a state is named by its position (1-based)
+/// and shown, not counted as a facelet.
+#[test]
+fn a_stray_character_in_a_state_is_named_by_its_position() {
+    let solved = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+    for (puzzle, state, says) in [
+        (
+            "3x3x3",
+            format!("{} {}", &solved[..9], &solved[9..]),
+            "' ' at character 10 of the state",
+        ),
+        (
+            "3x3x3",
+            format!("{}\n{}", &solved[..20], &solved[20..]),
+            "'\\n' at character 21 of the state",
+        ),
+    ] {
+        let out = cubesolve()
+            .args(["solve", "--puzzle", puzzle, "--state", &state])
+            .assert()
+            .code(2);
+        let line = one_line(out.get_output());
+        assert!(line.contains(says), "{line}");
+        assert!(!line.contains("facelets"), "{line}");
+    }
+}

@@ -357,7 +357,9 @@ struct ToFile<'a> {
     payload: Range<usize>,
     /// Where the payload starts in the file, once seen.
     at: Option<usize>,
-    error: Option<String>,
+    /// The first failure: a write that failed (the OS error), or a payload
+    /// not in one piece.
+    error: Option<Result<String, std::io::Error>>,
 }
 
 impl rkyv::ser::Positional for ToFile<'_> {
@@ -375,7 +377,7 @@ impl<E> rkyv::ser::Writer<E> for ToFile<'_> {
             let at = *self.at.get_or_insert(self.pos);
             if self.pos - at != addr - self.payload.start {
                 self.error
-                    .get_or_insert_with(|| "the payload is not written in one piece".into());
+                    .get_or_insert_with(|| Ok("the payload is not written in one piece".into()));
             }
         } else if self.error.is_none() {
             let mut f = self.file;
@@ -383,7 +385,7 @@ impl<E> rkyv::ser::Writer<E> for ToFile<'_> {
                 .seek(SeekFrom::Start(self.pos as u64))
                 .and_then(|_| f.write_all(bytes))
             {
-                self.error = Some(crate::io_reason(&e));
+                self.error = Some(Err(e));
             }
         }
         self.pos += bytes.len();
@@ -416,8 +418,21 @@ fn write_frame(
         .map_err(|e| ErrorKind::Corrupt(e.to_string()))?;
     let w = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&tf, w)
         .map_err(|e| ErrorKind::Corrupt(format!("cannot serialise the archive: {e}")))?;
-    if let Some(e) = w.error {
-        return Err(ErrorKind::Corrupt(format!("cannot write the archive: {e}")));
+    match w.error {
+        // The OS refused the write (a full disk): the file could not be
+        // written, which says nothing of any table's bytes.
+        Some(Err(source)) => {
+            return Err(ErrorKind::Io {
+                action: "cannot write".into(),
+                source,
+            })
+        }
+        Some(Ok(msg)) => {
+            return Err(ErrorKind::Corrupt(format!(
+                "cannot write the archive: {msg}"
+            )))
+        }
+        None => {}
     }
     Ok((w.at.unwrap_or(w.pos), w.pos))
 }
@@ -731,6 +746,47 @@ mod tests {
             Ok(_) => panic!("parsed"),
             Err(e) => e.to_string(),
         }
+    }
+
+    /// A full disk while the frame is written is an I/O failure (exit 1 in
+    /// the commands, as a fault of the machine), said as such: not corruption.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_is_an_io_failure_not_corruption() {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let meta = TableMeta {
+            id: "t".into(),
+            definition_hash: 1,
+            states: 3,
+            histogram: vec![1, 2],
+            generator: "g".into(),
+            meta: Vec::new(),
+        };
+        let kind = write_frame(&file, &meta, Encoding::Byte, [0; 16], 3).unwrap_err();
+        assert!(matches!(kind, ErrorKind::Io { .. }), "{kind:?}");
+        let e = FormatError::new(Some(std::path::Path::new("d/t.tbl")), kind);
+        assert!(e.is_machine_fault(), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "d/t.tbl: cannot write: No space left on device (os error 28)"
+        );
+        // A refused file is not the machine's fault.
+        let not_file = FormatError::new(
+            None,
+            ErrorKind::NotAFile {
+                found: "a directory",
+            },
+        );
+        assert!(!not_file.is_machine_fault());
+        let denied = FormatError::io(
+            std::path::Path::new("t.tbl"),
+            "cannot open",
+            std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        );
+        assert!(!denied.is_machine_fault());
     }
 
     #[test]

@@ -132,6 +132,24 @@ impl FormatError {
         &self.kind
     }
 
+    /// True if the fault is the machine's, not the file's or the caller's: an
+    /// operating-system call failed for want of room (disk full, quota,
+    /// file size limit) or with an I/O error of the device. Commands exit 1
+    /// for these (SPEC: a fault of the machine), 2 for the other faults.
+    pub fn is_machine_fault(&self) -> bool {
+        use std::io::ErrorKind as K;
+        const EIO: i32 = 5;
+        match &self.kind {
+            ErrorKind::Io { source, .. } => {
+                matches!(
+                    source.kind(),
+                    K::StorageFull | K::QuotaExceeded | K::FileTooLarge
+                ) || (cfg!(unix) && source.raw_os_error() == Some(EIO))
+            }
+            _ => false,
+        }
+    }
+
     /// A short stable name of the kind of fault: `io`, `not-a-file`, `empty`,
     /// `truncated`, `bad-magic`, `unsupported-version`, `corrupt`,
     /// `checksum-mismatch`, `wrong-id`, `too-large`, `value-out-of-range`, `invalid`.

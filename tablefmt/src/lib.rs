@@ -87,8 +87,8 @@ pub use files::{
 };
 pub use fst;
 pub use shards::{
-    read_shard_index, shard_file_name, shard_index_path, write_dense_sharded_from, ShardEntry,
-    ShardIndex, ShardedTable, SHARD_INDEX_SUFFIX,
+    read_shard_index, shard_file_name, shard_file_table, shard_index_path,
+    write_dense_sharded_from, ShardEntry, ShardIndex, ShardedTable, SHARD_INDEX_SUFFIX,
 };
 pub use staged::{commit_all, remove_stale_temp_files, stale_temp_files, StagedFile};
 pub use table::{read_header, verify, HeaderInfo, OpenOptions, Table};

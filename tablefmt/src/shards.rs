@@ -62,6 +62,16 @@ pub fn shard_file_name(name: &str, k: usize, n: usize) -> String {
     format!("{name}.{k:03}-of-{n:03}.tbl")
 }
 
+/// The table name of a shard file name: `NAME` for `NAME.KKK-of-NNN.tbl`
+/// (as [`shard_file_name`] makes them), `None` for any other name.
+pub fn shard_file_table(file_name: &str) -> Option<&str> {
+    let rest = file_name.strip_suffix(".tbl")?;
+    let (name, place) = rest.rsplit_once('.')?;
+    let (k, n) = place.split_once("-of-")?;
+    let digits = |s: &str| s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit());
+    (!name.is_empty() && digits(k) && digits(n)).then_some(name)
+}
+
 /// The table name of an index path (`DIR/NAME.shards.json` gives `NAME`).
 fn name_of(index: &Path) -> Result<String, FormatError> {
     index
@@ -178,6 +188,26 @@ pub fn read_shard_index(index: &Path) -> Result<ShardIndex, FormatError> {
     })
 }
 
+/// Where `path` leads when it is a symbolic link (or a chain of them) to a
+/// file outside `dir` (the shard file a name with `../` would be); `None` when
+/// it is no link, stays inside `dir`, or cannot be resolved (opening it then
+/// says why). Shard files are opened only through this check, so that a link
+/// to `/etc/passwd` is refused before a byte of it is read.
+pub(crate) fn link_out_of(dir: &Path, path: &Path) -> Option<PathBuf> {
+    let md = std::fs::symlink_metadata(path).ok()?;
+    if !md.is_symlink() {
+        return None;
+    }
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let dir = std::fs::canonicalize(dir).ok()?;
+    let to = std::fs::canonicalize(path).ok()?;
+    (!to.starts_with(&dir)).then_some(to)
+}
+
 /// The meta keys a shard's header has and the whole table's has not.
 const PLACE_KEYS: [&str; 3] = ["shard", "first-state", "table-states"];
 
@@ -238,6 +268,14 @@ impl ShardedTable {
         let mut shards = Vec::with_capacity(idx.shards.len());
         for (k, s) in idx.shards.iter().enumerate() {
             let path = dir.join(&s.file);
+            if let Some(to) = link_out_of(dir, &path) {
+                return Err(corrupt(format!(
+                    "shard {k} ({}) is a symbolic link out of the table's directory (to {}); \
+                     refused, as a name with ../ is",
+                    s.file,
+                    crate::error::show_path(&to)
+                )));
+            }
             let t = Table::open(&path, opts)?;
             let h = t.info();
             let place = format!("{k}/{}", idx.shards.len());

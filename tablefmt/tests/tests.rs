@@ -343,6 +343,57 @@ fn sharded_tables_hold_the_values_of_one_file() {
     assert!(e.is_err());
 }
 
+/// A shard that is a symbolic link out of the index's directory is refused
+/// before it is read (as a name with `../` is); a link inside the directory
+/// is followed.
+#[cfg(unix)]
+#[test]
+fn a_shard_linked_out_of_its_directory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    let n = 5_000usize;
+    let v = values(Encoding::Byte, n, 7);
+    let index = tables.join("t.shards.json");
+    let idx = write_dense_sharded_from(
+        &index,
+        &meta("t", n as u64),
+        &mut &v[..],
+        Encoding::Byte,
+        3_000,
+    )
+    .unwrap();
+    assert!(idx.shards.len() >= 2);
+    let shard = tables.join(&idx.shards[1].file);
+    // Outside: a file whose first line must never show.
+    let secret = dir.path().join("secret");
+    std::fs::write(&secret, "root:x:0:0:secret first line\n").unwrap();
+    let kept = tables.join("kept.bin");
+    std::fs::rename(&shard, &kept).unwrap();
+    std::os::unix::fs::symlink(&secret, &shard).unwrap();
+    let e = ShardedTable::open(&index, &OpenOptions::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("symbolic link out of the table's directory"),
+        "{e}"
+    );
+    assert!(e.contains(&idx.shards[1].file), "{e}");
+    assert!(!e.contains("root:x"), "{e}");
+    // Also through a relative link.
+    std::fs::remove_file(&shard).unwrap();
+    std::os::unix::fs::symlink("../secret", &shard).unwrap();
+    let e = ShardedTable::open(&index, &OpenOptions::default())
+        .err()
+        .unwrap();
+    assert!(!e.to_string().contains("root:x"), "{e}");
+    // A link to a file in the same directory is fine.
+    std::fs::remove_file(&shard).unwrap();
+    std::os::unix::fs::symlink("kept.bin", &shard).unwrap();
+    ShardedTable::open(&index, &OpenOptions::default()).unwrap();
+}
+
 #[test]
 fn sha256_is_sha256() {
     // FIPS 180-2 test vectors.

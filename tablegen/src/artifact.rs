@@ -212,6 +212,23 @@ pub fn locate(dir: &Path, id: &str) -> Option<Located> {
         .then_some(Located::Shards(index))
 }
 
+/// Every form of table `id` in `dir`, each that is there: its file, then its
+/// shard index. Commands that read the table read the first ([`locate`]);
+/// `verify --all` checks both, for a damaged form that nothing reads is
+/// still damage on the disk.
+pub fn locate_all(dir: &Path, id: &str) -> Vec<Located> {
+    let file = artifact_path(dir, id);
+    let index = shards_path(dir, id);
+    let mut found = Vec::with_capacity(2);
+    if std::fs::symlink_metadata(&file).is_ok() {
+        found.push(Located::File(file));
+    }
+    if std::fs::symlink_metadata(&index).is_ok() {
+        found.push(Located::Shards(index));
+    }
+    found
+}
+
 /// After table `id` was put in place in `dir` as one file or as shards:
 /// removes the other form, and the shard files in `old_shards` (those of
 /// the index that was there before) that the table now in place does not

@@ -235,8 +235,10 @@ fn command_with_arg(cmd: &clap::Command, e: &clap::Error) -> Option<String> {
 }
 
 /// Prints an error as one line prefixed by the program name and maps it to an exit
-/// code: 2 when the chain holds a [`BadInput`], a table file fault or any error
-/// type `is_input` accepts, else 1. A broken pipe on standard output (an
+/// code: 2 when the chain holds a [`BadInput`], a table file fault (but for a
+/// fault of the machine, such as a full disk: see
+/// [`tablefmt::FormatError::is_machine_fault`]) or any error type `is_input`
+/// accepts, else 1. A broken pipe on standard output (an
 /// `io::Error` of kind `BrokenPipe` in the chain, as [`outln!`](crate::outln)
 /// returns) is success: the reader has all it wanted.
 pub fn exit(
@@ -256,12 +258,25 @@ pub fn exit(
     }
     let line = format!("{e:#}").replace('\n', " ");
     let _ = writeln!(std::io::stderr(), "{program}: {line}");
+    ExitCode::from(exit_code(&e, is_input))
+}
+
+/// The exit code of an error (see [`exit`]): 2 for bad input, else 1.
+fn exit_code(
+    e: &anyhow::Error,
+    is_input: impl Fn(&(dyn std::error::Error + 'static)) -> bool,
+) -> u8 {
     let input = e.chain().any(|c| {
         c.downcast_ref::<BadInput>().is_some()
-            || c.downcast_ref::<tablefmt::FormatError>().is_some()
+            || c.downcast_ref::<tablefmt::FormatError>()
+                .is_some_and(|f| !f.is_machine_fault())
             || is_input(c)
     });
-    ExitCode::from(if input { 2 } else { 1 })
+    if input {
+        2
+    } else {
+        1
+    }
 }
 
 #[cfg(test)]
@@ -288,6 +303,21 @@ mod tests {
         assert!(s.starts_with("/ddd"), "{s}");
         assert!(s.ends_with("ddd/t.tbl (1007 characters)"), "{s}");
         assert!(s.chars().count() < 120, "{s}");
+    }
+
+    /// A full disk while writing a table is the machine's fault (exit 1), a
+    /// damaged or refused table file bad input (exit 2).
+    #[test]
+    fn a_full_disk_exits_1_a_bad_table_2() {
+        let path = std::path::Path::new("t/2x2x2-htm.tbl");
+        let full =
+            tablefmt::FormatError::io(path, "cannot write", std::io::Error::from_raw_os_error(28));
+        assert_eq!(exit_code(&full.into(), |_| false), 1);
+        let corrupt =
+            tablefmt::FormatError::new(Some(path), tablefmt::ErrorKind::Corrupt("x".into()));
+        assert_eq!(exit_code(&corrupt.into(), |_| false), 2);
+        assert_eq!(exit_code(&bad("no such id"), |_| false), 2);
+        assert_eq!(exit_code(&anyhow::anyhow!("internal"), |_| false), 1);
     }
 
     #[test]

@@ -211,7 +211,7 @@ impl CubeN {
     /// Parses a state string (letters `URFDLB`) in the given face order. Checks
     /// only the length and the alphabet; see [`crate::validate`] for the rest.
     pub fn parse_state(&self, s: &str, order: FaceOrder) -> Result<Vec<u8>, String> {
-        let chars: Vec<char> = s.trim().chars().collect();
+        let chars = state_letters(s)?;
         if chars.len() != self.facelets() {
             let len = chars.len();
             let fits = (2..=64)
@@ -230,11 +230,7 @@ impl CubeN {
         for (block, face) in order.faces().iter().enumerate() {
             for k in 0..nn {
                 let pos = block * nn + k;
-                let c = chars[pos];
-                let col = Face::from_letter(c).ok_or_else(|| {
-                    format!("unknown colour {c:?} at character {pos} (expected one of URFDLB)")
-                })?;
-                out[*face as usize * nn + k] = col as u8;
+                out[*face as usize * nn + k] = chars[pos] as u8;
             }
         }
         Ok(out)
@@ -271,6 +267,26 @@ impl CubeN {
         }
         v
     }
+}
+
+/// The faces a state string's letters (`U R F D L B`) name, whitespace around
+/// the string ignored. Any other character, a space or a line break inside
+/// the string included, is refused by its position (1-based, counted in the
+/// string as given) and shown escaped, before any length is compared.
+pub fn state_letters(s: &str) -> Result<Vec<Face>, String> {
+    let lead = s.chars().take_while(|c| c.is_whitespace()).count();
+    s.trim()
+        .chars()
+        .enumerate()
+        .map(|(i, c)| {
+            Face::from_letter(c).ok_or_else(|| {
+                format!(
+                    "unknown colour {c:?} at character {} of the state (a state is only the letters U R F D L B, no spaces)",
+                    lead + i + 1
+                )
+            })
+        })
+        .collect()
 }
 
 /// The 24 whole-cube orientations, each as a short sequence of rotations.
@@ -447,5 +463,30 @@ mod tests {
             assert_eq!(cube.parse_state(&text, order).unwrap(), s);
         }
         assert!(cube.parse_state("UUU", FaceOrder::Urfdlb).is_err());
+    }
+
+    /// A space or line break inside a state is named by its position (1-based,
+    /// in the string as given), not counted as a facelet.
+    #[test]
+    fn a_stray_character_is_named_by_its_position() {
+        let cube = CubeN::new(5);
+        let solved = cube.format_state(&cube.solved(), FaceOrder::Urfdlb);
+        for (bad, at, shown) in [(' ', 76, "' '"), ('\n', 1, "'\\n'"), ('x', 150, "'x'")] {
+            let mut text = solved.clone();
+            if at == 1 {
+                // Leading whitespace is ignored: put it after a facelet.
+                text.insert(1, bad);
+                text.insert(0, ' ');
+            } else {
+                text.insert(at - 1, bad);
+            }
+            let want_at = if at == 1 { 3 } else { at };
+            let err = cube.parse_state(&text, FaceOrder::Urfdlb).unwrap_err();
+            assert!(
+                err.contains(&format!("{shown} at character {want_at} of the state")),
+                "{err}"
+            );
+            assert!(!err.contains("facelets"), "{err}");
+        }
     }
 }

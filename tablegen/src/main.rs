@@ -34,7 +34,7 @@ enum Command {
     #[command(after_help = "Example:\n  tablegen info 2x2x2-htm --json")]
     Info(cmd::info::Args),
     /// Check artifacts' structure and checksums.
-    #[command(after_help = "Example:\n  tablegen verify --all")]
+    #[command(after_help = cmd::verify::AFTER_HELP)]
     Verify(cmd::verify::Args),
     /// Write zstd-compressed artifacts and a manifest for a release.
     #[command(after_help = "Example:\n  tablegen publish --out release/")]

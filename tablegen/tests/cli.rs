@@ -1221,3 +1221,143 @@ fn sharded_tables_are_one_table_to_every_command() {
         .success();
     assert_eq!(crate::common::file_names(&target), ["4x4x4-lr-stage.tbl"]);
 }
+
+/// `verify --all` checks a table in both forms when both are there (one
+/// file and shards), fails on a damaged form even when commands would read
+/// the other, and reports shard files that no index lists: a failure when
+/// the table is not whole as one file, else a warning. The same table whole
+/// in both forms is a warning; two different tables under one id a failure.
+#[test]
+fn verify_all_checks_both_forms_and_orphan_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    let good = committed_lr_stage();
+    let def = tablegen::catalog::find("4x4x4-lr-stage").unwrap();
+    let out = tablegen::catalog::build(&def, &tablegen::progress::Progress::hidden()).unwrap();
+    let w = tablegen::artifact::write(&def, &out, &tables, good.len() as u64 * 2 / 3).unwrap();
+    assert!(matches!(
+        w,
+        tablegen::artifact::Written::Shards { shards: 2, .. }
+    ));
+    let file = tables.join("4x4x4-lr-stage.tbl");
+    let index = tables.join("4x4x4-lr-stage.shards.json");
+    let shard = tables.join("4x4x4-lr-stage.001-of-002.tbl");
+    std::fs::write(&file, &good).unwrap();
+    let verify_all = || tablegen(&tables).args(["verify", "--all"]).assert();
+    let stderr = |a: &assert_cmd::assert::Assert| {
+        String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+    };
+    // Both whole: both checked, a warning.
+    let a = verify_all()
+        .success()
+        .stdout(predicate::str::contains("ok "))
+        .stdout(predicate::str::contains("4x4x4-lr-stage.tbl"))
+        .stdout(predicate::str::contains("4x4x4-lr-stage.shards.json"));
+    let err = stderr(&a);
+    assert!(
+        err.starts_with("warning: 4x4x4-lr-stage is here in both forms"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // A damaged shard beside a whole file: named, exit 2.
+    let kept = std::fs::read(&shard).unwrap();
+    std::fs::write(&shard, b"garbage, not a shard").unwrap();
+    let a = verify_all().code(2);
+    let err = stderr(&a);
+    assert!(err.contains("4x4x4-lr-stage.001-of-002.tbl: "), "{err}");
+    assert!(err.contains("1 of 2 files failed"), "{err}");
+    std::fs::write(&shard, &kept).unwrap();
+    // Another table under the same id in the one-file form (whole, but its
+    // payload is not the shards'): a failure.
+    let t = tablefmt::Table::from_bytes(&good, &Default::default()).unwrap();
+    let h = t.info();
+    let meta = tablefmt::TableMeta {
+        id: h.id.clone(),
+        definition_hash: h.definition_hash,
+        states: h.states,
+        histogram: h.histogram.clone(),
+        generator: h.generator.clone(),
+        meta: h.meta.clone(),
+    };
+    let mut values: Vec<u8> = t.dense().unwrap().iter().collect();
+    values[1] = if values[1] == 0 { 1 } else { 0 };
+    let other = tablefmt::encode_dense(&meta, &values, h.encoding).unwrap();
+    std::fs::write(&file, &other).unwrap();
+    let a = verify_all().code(2);
+    let err = stderr(&a);
+    assert!(
+        err.contains("two different tables for 4x4x4-lr-stage"),
+        "{err}"
+    );
+    std::fs::write(&file, &good).unwrap();
+    // Shards without their index beside a whole file: leftovers, a warning.
+    let kept_index = std::fs::read(&index).unwrap();
+    std::fs::remove_file(&index).unwrap();
+    let a = verify_all().success();
+    let err = stderr(&a);
+    assert!(err.starts_with("warning: orphan shard files"), "{err}");
+    assert!(err.contains("000-of-002.tbl"), "{err}");
+    // Shards without their index, alone: the table cannot be read, a failure.
+    std::fs::remove_file(&file).unwrap();
+    let a = verify_all().code(2);
+    let err = stderr(&a);
+    assert!(err.contains("orphan shard files, no index"), "{err}");
+    assert!(err.contains("4x4x4-lr-stage.shards.json"), "{err}");
+    // An index that does not list a shard file beside it.
+    std::fs::write(&index, &kept_index).unwrap();
+    verify_all().success().stderr("");
+    std::fs::write(tables.join("4x4x4-lr-stage.000-of-003.tbl"), b"old").unwrap();
+    let a = verify_all().code(2);
+    let err = stderr(&a);
+    assert!(
+        err.contains("000-of-003.tbl: orphan shard files, not listed by their index"),
+        "{err}"
+    );
+    // Any other table file in the directory is checked too.
+    std::fs::remove_file(tables.join("4x4x4-lr-stage.000-of-003.tbl")).unwrap();
+    std::fs::write(tables.join("copy.tbl"), b"not a table").unwrap();
+    let a = verify_all().code(2);
+    assert!(stderr(&a).contains("copy.tbl: "), "{}", stderr(&a));
+}
+
+/// A shard that is a symbolic link out of the table directory is refused
+/// before a byte of it is read (as a shard name with `../` is), by `verify`
+/// and `list`.
+#[cfg(unix)]
+#[test]
+fn a_shard_linked_out_of_the_table_directory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    let good = committed_lr_stage();
+    let def = tablegen::catalog::find("4x4x4-lr-stage").unwrap();
+    let out = tablegen::catalog::build(&def, &tablegen::progress::Progress::hidden()).unwrap();
+    tablegen::artifact::write(&def, &out, &tables, good.len() as u64 * 2 / 3).unwrap();
+    let secret = dir.path().join("passwd");
+    std::fs::write(&secret, "root:x:0:0:root:/root:/bin/bash\n").unwrap();
+    let shard = tables.join("4x4x4-lr-stage.001-of-002.tbl");
+    std::fs::remove_file(&shard).unwrap();
+    std::os::unix::fs::symlink(&secret, &shard).unwrap();
+    for args in [&["verify", "4x4x4-lr-stage"][..], &["verify", "--all"]] {
+        let a = tablegen(&tables).args(args).assert().code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(
+            err.contains("symbolic link out of the table's directory"),
+            "{err}"
+        );
+        assert!(!err.contains("root:x"), "{err}");
+    }
+    let a = tablegen(&tables)
+        .args(["list", "--json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    let row = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "4x4x4-lr-stage")
+        .unwrap();
+    assert_eq!(row["status"], "damaged");
+}

@@ -143,8 +143,8 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             );
         }
         let max_file = args.shard_bytes.unwrap_or(tablefmt::MAX_FILE_BYTES);
-        let written = tablegen::artifact::write(&def, &out, tables, max_file)
-            .map_err(|e| bad(e.to_string()))?;
+        // A table file fault exits 2, a full disk 1 (tablegen::cli::exit).
+        let written = tablegen::artifact::write(&def, &out, tables, max_file)?;
         let bytes = written.bytes();
         let (path, shards) = match written {
             Written::File(_) => (artifact_path(tables, def.id), 1),
