@@ -25,6 +25,7 @@
 //! number of workers and processes.
 
 mod disk;
+pub mod meet;
 mod recut;
 
 use crate::bfs::{Space, UNREACHED};
@@ -67,6 +68,9 @@ pub struct Cluster {
     /// [`disk`]), and the table is gathered into a file there, one depth
     /// byte per rank, instead of memory. `None`: everything in memory.
     pub memory_limit: Option<u64>,
+    /// How long the processes of a build have to meet ([`meet`]) before it
+    /// stops, naming the ones that never came.
+    pub meet_timeout: std::time::Duration,
 }
 
 /// A finished build's distances, in process 0.
@@ -101,6 +105,7 @@ impl Cluster {
             checkpoint: None,
             stop_after: None,
             memory_limit: None,
+            meet_timeout: meet::DEFAULT_TIMEOUT,
         }
     }
 
@@ -196,6 +201,10 @@ pub fn timely_bfs<S: Space + Send + 'static>(
             );
         }
     }
+    if cluster.processes > 1 {
+        progress.update(0, "meeting the other processes");
+        meet::meet(&cluster.hosts, cluster.process, cluster.meet_timeout)?;
+    }
     let space = Arc::new(space);
     let (tx, rx) = mpsc::channel::<Report>();
     let tx = std::sync::Mutex::new(tx);
@@ -224,7 +233,7 @@ pub fn timely_bfs<S: Space + Send + 'static>(
         let (checkpoint, stop_after) = (cluster.checkpoint.clone(), cluster.stop_after);
         // Each worker's share of the memory, for its buffers.
         let budget = cluster.memory_limit.map(|m| m / workers as u64);
-        let guards = quiet_stdout(|| {
+        let guards = quiet_stdout(progress.is_quiet(), || {
             timely::execute(config, move |worker| {
                 let tx = tx.lock().map(|t| t.clone()).ok();
                 let report = worker.index() % workers == 0;
@@ -314,13 +323,22 @@ fn who(thread: &str) -> String {
     }
 }
 
-/// Runs `f` with this process's standard output sent to standard error:
-/// timely prints its wait for peers on standard output, which belongs to
-/// the build's results (`--json`).
+/// Runs `f` with this process's standard output sent to standard error, or
+/// nowhere when `quiet`: timely prints its wait for peers on standard
+/// output, which belongs to the build's results (`--json`).
 #[cfg(unix)]
-fn quiet_stdout<T>(f: impl FnOnce() -> T) -> T {
+fn quiet_stdout<T>(quiet: bool, f: impl FnOnce() -> T) -> T {
     use std::io::Write;
     let _ = std::io::stdout().flush();
+    let null = if quiet {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/null")
+            .ok()
+    } else {
+        None
+    };
+    let to = null.as_ref().map_or(2, std::os::fd::AsRawFd::as_raw_fd);
     // SAFETY: `dup` only copies descriptor 1, which the process owns for its
     // whole life; the copy is restored and closed below, and no Rust object
     // holds it.
@@ -328,9 +346,9 @@ fn quiet_stdout<T>(f: impl FnOnce() -> T) -> T {
     if saved < 0 {
         return f();
     }
-    // SAFETY: points descriptor 1 at what descriptor 2 is; both are the
-    // process's own standard streams.
-    if unsafe { libc::dup2(2, 1) } < 0 {
+    // SAFETY: points descriptor 1 at what `to` is: standard error, or
+    // `/dev/null`, which `null` holds open until the end of this function.
+    if unsafe { libc::dup2(to, 1) } < 0 {
         // SAFETY: `saved` is the descriptor `dup` returned, closed once.
         unsafe { libc::close(saved) };
         return f();
@@ -346,7 +364,7 @@ fn quiet_stdout<T>(f: impl FnOnce() -> T) -> T {
 }
 
 #[cfg(not(unix))]
-fn quiet_stdout<T>(f: impl FnOnce() -> T) -> T {
+fn quiet_stdout<T>(_quiet: bool, f: impl FnOnce() -> T) -> T {
     f()
 }
 
@@ -378,11 +396,15 @@ fn run_worker<S: Space>(
     // Of the worker's memory, an eighth holds the ranks it sends; those it
     // receives are gathered in a buffer of a sixth of it (plus a batch),
     // sorted through a second one as large.
-    let out_cap = budget.map_or(usize::MAX, |b| (b / 64).max(1024) as usize);
+    // A limit is a ceiling: no buffer is made larger than what the build can
+    // put in it (a chunk's neighbours out, the slice's ranks in).
+    let out_cap = budget.map_or(usize::MAX, |b| {
+        (b / 64).clamp(1024, CHUNK * SLACK as u64) as usize
+    });
     let disk: Option<Rc<RefCell<DiskSlice>>> = match (budget, &saves) {
         (Some(b), Some(c)) => Some(Rc::new(RefCell::new(DiskSlice::new(
             c.clone(),
-            (b / 48).max(1024) as usize,
+            (b / 48).clamp(1024, len.max(1024)) as usize,
             out_cap + SLACK,
         )))),
         _ => None,
@@ -474,36 +496,68 @@ fn run_worker<S: Space>(
             t[(g - lo) as usize] = 0;
         }
     }
-    // `histogram[d]` states at depth d; `spent[d]` expansions up to depth d.
-    let mut histogram = vec![goals.len() as u64];
-    let mut spent = vec![0u64];
+    let mut figures = Figures {
+        histogram: vec![goals.len() as u64],
+        spent: vec![0],
+        own: vec![mine.len() as u64],
+    };
     let mut depth: u8 = 0;
 
-    // Resume: every worker says which depth its checkpoint reached; the
-    // build goes on from the lowest.
-    let saved = saves.as_ref().and_then(Checkpoint::load);
+    // Resume: every worker says which depth its checkpoint reached (or that
+    // its checkpoint is damaged: then every worker stops, and keeps its
+    // files); the build goes on from the lowest.
+    let mut error: Option<String> = None;
+    let saved = match saves.as_ref().map(Checkpoint::load).transpose() {
+        Ok(s) => s.flatten(),
+        Err(e) => {
+            error = Some(e);
+            None
+        }
+    };
     let reached_before = saved.as_ref().map_or(0, |s| s.depth as u64 + 1);
     let mut round: u32 = 0;
     let all = round_trip(worker, &mut shares, &share_probe, &got, &mut round, {
-        (reached_before, 0, 0.0, index as u64, false)
+        (reached_before, 0, 0.0, index as u64, error.is_some())
     });
+    if all.iter().any(|s| s.1 .4) {
+        return Err(error.unwrap_or_else(|| OTHER_FAILED.into()));
+    }
     let common = all.iter().map(|s| s.1 .0).min().unwrap_or(0);
-    let mut error: Option<String> = None;
     if let (Some(c), Some(sv), true) = (&saves, &saved, common > 0) {
         let d = (common - 1) as u8;
-        let restored = match &disk {
+        let restored = c.verify(d, &sv.figures.own).and_then(|()| match &disk {
             Some(ds) => ds.borrow_mut().restore(d),
             None => c.restore(&mut table.borrow_mut(), d),
-        };
+        });
+        // The histogram is every worker's: each layer's count must be the
+        // sum of the slices' counts, which each worker has checked against
+        // its own layers. A worker whose figures disagree names its file.
+        for k in 0..=d as usize {
+            let own = if restored.is_ok() {
+                sv.figures.own[k]
+            } else {
+                0
+            };
+            let all = round_trip(worker, &mut shares, &share_probe, &got, &mut round, {
+                (own, 0, 0.0, index as u64, restored.is_err())
+            });
+            let sum: u64 = all.iter().map(|s| s.1 .0).sum();
+            if restored.is_ok() && !all.iter().any(|s| s.1 .4) && sum != sv.figures.histogram[k] {
+                error.get_or_insert(format!(
+                    "checkpoint {} is damaged: it says {} states at depth {k}, the workers' layers hold {sum}",
+                    c.meta_path().display(),
+                    sv.figures.histogram[k]
+                ));
+            }
+        }
         match restored {
             Ok(()) => {
                 depth = d;
-                histogram = sv.histogram[..=d as usize].to_vec();
-                spent = sv.spent[..=d as usize].to_vec();
+                figures = sv.figures.upto(d);
                 if let Some(tx) = &tx {
                     let _ = tx.send(Report::Resumed {
                         depth,
-                        reached: histogram.iter().sum(),
+                        reached: figures.histogram.iter().sum(),
                     });
                 }
             }
@@ -514,8 +568,8 @@ fn run_worker<S: Space>(
             Some(ds) => ds
                 .borrow_mut()
                 .start(&mine)
-                .and_then(|()| c.save_meta(0, &histogram, &spent)),
-            None => c.save(&table.borrow(), 0, &histogram, &spent),
+                .and_then(|()| c.save_meta(0, &figures)),
+            None => c.save(&table.borrow(), 0, &figures),
         });
         if let Err(e) = started {
             error = Some(e);
@@ -523,8 +577,8 @@ fn run_worker<S: Space>(
     }
     // Whether the restore or first save failed anywhere is the first thing
     // the next round tells every worker.
-    let mut reached: u64 = histogram.iter().sum();
-    let mut count = histogram[depth as usize];
+    let mut reached: u64 = figures.histogram.iter().sum();
+    let mut count = figures.histogram[depth as usize];
     let mut out: Vec<u64> = Vec::new();
     let mut batch: Vec<u64> = Vec::new();
     let in_core = disk.is_none();
@@ -698,8 +752,10 @@ fn run_worker<S: Space>(
         let (slowest, slowest_secs) = slowest_of(&all);
         reached += count;
         depth = next;
+        let spent = &mut figures.spent;
         spent.push(spent.last().copied().unwrap_or(0) + all.iter().map(|s| s.1 .1).sum::<u64>());
-        histogram.push(count);
+        figures.histogram.push(count);
+        figures.own.push(found);
         if let Some(tx) = &tx {
             let _ = tx.send(Report::Layer {
                 depth,
@@ -711,16 +767,17 @@ fn run_worker<S: Space>(
         }
         if let (Some(c), true, None) = (&saves, count > 0, &error) {
             let saved = match &disk {
-                Some(_) => c.save_meta(depth, &histogram, &spent),
-                None => c.save(&table.borrow(), depth, &histogram, &spent),
+                Some(_) => c.save_meta(depth, &figures),
+                None => c.save(&table.borrow(), depth, &figures),
             };
             if let Err(e) = saved {
                 error = Some(e);
             }
         }
     }
-    let expansions = spent.last().copied().unwrap_or(0);
+    let expansions = figures.spent.last().copied().unwrap_or(0);
     drop(tx);
+    let mut histogram = figures.histogram;
     if histogram.last() == Some(&0) {
         histogram.pop();
     }
@@ -906,6 +963,15 @@ fn round_trip(
     this.into_iter().map(|(_, x)| x).collect()
 }
 
+/// `bits` compressed as one zstd frame with its content checksum (so that a
+/// damaged checkpoint fails to decode).
+fn zstd_checked(bits: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut enc = zstd::Encoder::new(Vec::new(), 1)?;
+    enc.include_checksum(true)?;
+    std::io::Write::write_all(&mut enc, bits)?;
+    enc.finish()
+}
+
 /// The worker that took longest over a layer, and its time (ties: the lowest
 /// index).
 fn slowest_of(all: &[(u64, Share)]) -> (usize, f64) {
@@ -937,17 +1003,38 @@ fn peers_of(name: &str) -> Option<usize> {
     rest[..end].parse().ok()
 }
 
+/// A build's figures up to a layer: `histogram[d]` states at depth d (of
+/// the whole space), `spent[d]` expansions up to depth d, `own[d]` states
+/// at depth d in this worker's slice.
+#[derive(Clone, Debug)]
+struct Figures {
+    histogram: Vec<u64>,
+    spent: Vec<u64>,
+    own: Vec<u64>,
+}
+
+impl Figures {
+    /// The figures up to depth `d`.
+    fn upto(&self, d: u8) -> Figures {
+        let k = d as usize + 1;
+        Figures {
+            histogram: self.histogram[..k].to_vec(),
+            spent: self.spent[..k].to_vec(),
+            own: self.own[..k].to_vec(),
+        }
+    }
+}
+
 /// What a worker's checkpoint says about the build.
 struct Saved {
     depth: u8,
-    histogram: Vec<u64>,
-    spent: Vec<u64>,
+    figures: Figures,
 }
 
 /// One worker's checkpoint files: per layer, the bitmap of its slice's
-/// states at that depth (zstd), and a small JSON file of the last layer
-/// saved, written after the layer's bitmap (each file written whole, then
-/// renamed into place).
+/// states at that depth (zstd, with its checksum), and a small JSON file of
+/// the last layer saved, written after the layer's bitmap (each file
+/// written whole, then renamed into place).
 #[derive(Clone)]
 struct Checkpoint {
     dir: PathBuf,
@@ -980,32 +1067,117 @@ impl Checkpoint {
             .join(format!("{}-d{depth:03}.bits.zst", self.prefix))
     }
 
-    /// The checkpoint of this worker, if there is one of this table, this
-    /// number of workers and this slice.
-    fn load(&self) -> Option<Saved> {
-        let text = std::fs::read_to_string(self.meta_path()).ok()?;
-        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    /// The checkpoint of this worker: `None` if there is none of this table,
+    /// this number of workers and this slice; an error naming the file if
+    /// it is one of this build's but damaged.
+    fn load(&self) -> Result<Option<Saved>, String> {
+        let path = self.meta_path();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(format!(
+                    "checkpoint {}: {}",
+                    path.display(),
+                    tablefmt::io_reason(&e)
+                ))
+            }
+        };
+        let damaged = |what: &str| {
+            format!(
+                "checkpoint {} is damaged ({what}); remove the directory {} to build afresh",
+                path.display(),
+                self.dir.display()
+            )
+        };
+        let v: serde_json::Value = serde_json::from_str(&text).map_err(|_| damaged("not JSON"))?;
         let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
         let list = |k: &str| -> Option<Vec<u64>> {
             v.get(k)?.as_array()?.iter().map(|x| x.as_u64()).collect()
         };
-        if v.get("key")?.as_str()? != format!("{:016x}", self.key)
-            || num("peers")? != self.peers as u64
-            || num("lo")? != self.lo
-            || num("hi")? != self.hi
+        // Another table's, or another cut of the ranks: not this build's.
+        if v.get("key").and_then(|k| k.as_str()) != Some(&format!("{:016x}", self.key))
+            || num("peers") != Some(self.peers as u64)
+            || num("lo") != Some(self.lo)
+            || num("hi") != Some(self.hi)
         {
-            return None;
+            return Ok(None);
         }
-        let depth = u8::try_from(num("depth")?).ok()?;
-        let (histogram, spent) = (list("histogram")?, list("spent")?);
-        if histogram.len() != depth as usize + 1 || spent.len() != histogram.len() {
-            return None;
+        let depth = num("depth")
+            .and_then(|d| u8::try_from(d).ok())
+            .ok_or_else(|| damaged("no depth"))?;
+        let (histogram, spent, own) = match (list("histogram"), list("spent"), list("own")) {
+            (Some(h), Some(s), Some(o)) => (h, s, o),
+            _ => return Err(damaged("its figures are missing")),
+        };
+        let k = depth as usize + 1;
+        if histogram.len() != k || spent.len() != k || own.len() != k {
+            return Err(damaged("its figures do not match its depth"));
         }
-        Some(Saved {
+        if own.iter().zip(&histogram).any(|(o, h)| o > h)
+            || own.iter().sum::<u64>() > self.hi - self.lo
+        {
+            return Err(damaged("its slice holds more states than it can"));
+        }
+        Ok(Some(Saved {
             depth,
-            histogram,
-            spent,
-        })
+            figures: Figures {
+                histogram,
+                spent,
+                own,
+            },
+        }))
+    }
+
+    /// Checks the layers `0..=upto` before a resume: each file whole (its
+    /// checksum, its length) and holding as many states as the checkpoint
+    /// says (`own`).
+    fn verify(&self, upto: u8, own: &[u64]) -> Result<(), String> {
+        let bytes = (self.hi - self.lo).div_ceil(8);
+        for d in 0..=upto {
+            let path = self.layer_path(d);
+            let damaged = |what: String| {
+                format!(
+                    "checkpoint {} is damaged ({what}); remove the directory {} to build afresh",
+                    path.display(),
+                    self.dir.display()
+                )
+            };
+            let (len, ones) = self.count_layer(d).map_err(damaged)?;
+            if len != bytes {
+                return Err(damaged(format!(
+                    "{len} bytes of bitmap, the slice has {bytes}"
+                )));
+            }
+            if ones != own[d as usize] {
+                return Err(damaged(format!(
+                    "{ones} states, its index {} says {}",
+                    self.meta_path().display(),
+                    own[d as usize]
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The bytes of the layer `depth`'s bitmap and the states it holds.
+    fn count_layer(&self, depth: u8) -> Result<(u64, u64), String> {
+        let f = std::fs::File::open(self.layer_path(depth))
+            .map_err(|e| tablefmt::io_reason(&e).to_string())?;
+        let mut dec = zstd::Decoder::new(f).map_err(|e| e.to_string())?;
+        let mut buf = vec![0u8; 1 << 20];
+        let (mut len, mut ones) = (0u64, 0u64);
+        loop {
+            let n = std::io::Read::read(&mut dec, &mut buf).map_err(|e| e.to_string())?;
+            if n == 0 {
+                return Ok((len, ones));
+            }
+            len += n as u64;
+            ones += buf[..n]
+                .iter()
+                .map(|b| u64::from(b.count_ones()))
+                .sum::<u64>();
+        }
     }
 
     /// Rebuilds the slice from the layers `0..=upto`.
@@ -1031,24 +1203,18 @@ impl Checkpoint {
     }
 
     /// Saves the layer `depth` of the slice and the figures up to it.
-    fn save(
-        &self,
-        table: &[u8],
-        depth: u8,
-        histogram: &[u64],
-        spent: &[u64],
-    ) -> Result<(), String> {
+    fn save(&self, table: &[u8], depth: u8, figures: &Figures) -> Result<(), String> {
         let io = |p: &Path, e: &dyn std::fmt::Display| format!("checkpoint {}: {e}", p.display());
         std::fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, &tablefmt::io_reason(&e)))?;
         let bits = layer_bits(table, depth);
-        let packed = zstd::encode_all(&bits[..], 1).map_err(|e| io(&self.dir, &e))?;
+        let packed = zstd_checked(&bits).map_err(|e| io(&self.dir, &e))?;
         let path = self.layer_path(depth);
         tablefmt::write_atomic(&path, &packed).map_err(|e| io(&path, &e))?;
-        self.save_meta(depth, histogram, spent)
+        self.save_meta(depth, figures)
     }
 
     /// Saves the figures up to the layer `depth`, whose bitmap is saved.
-    fn save_meta(&self, depth: u8, histogram: &[u64], spent: &[u64]) -> Result<(), String> {
+    fn save_meta(&self, depth: u8, figures: &Figures) -> Result<(), String> {
         let io = |p: &Path, e: &dyn std::fmt::Display| format!("checkpoint {}: {e}", p.display());
         let meta = serde_json::json!({
             "key": format!("{:016x}", self.key),
@@ -1056,8 +1222,9 @@ impl Checkpoint {
             "lo": self.lo,
             "hi": self.hi,
             "depth": depth,
-            "histogram": histogram,
-            "spent": spent,
+            "histogram": figures.histogram,
+            "spent": figures.spent,
+            "own": figures.own,
         });
         let path = self.meta_path();
         tablefmt::write_atomic(&path, meta.to_string().as_bytes()).map_err(|e| io(&path, &e))
@@ -1233,6 +1400,78 @@ mod tests {
             .unwrap();
         let want = dense_bfs(&Ring { n: 5000, jump: 70 }, &Progress::hidden());
         assert_eq!(depths_of(got), want.depth);
+    }
+
+    /// A damaged checkpoint is refused before the resume, naming its file,
+    /// and kept: its figures changed (one layer's count, up or down, in one
+    /// worker's file of two), a byte of a layer flipped, a layer cut short.
+    #[test]
+    fn damaged_checkpoints_are_refused_and_kept() {
+        let ring = || Ring { n: 5000, jump: 71 };
+        let want = dense_bfs(&ring(), &Progress::hidden());
+        for memory_limit in [None, Some(1 << 12)] {
+            type Damage = fn(&Path) -> PathBuf;
+            let damages: [(&str, Damage); 4] = [
+                ("figures +5", |d| bump(d, 5)),
+                ("figures -5", |d| bump(d, -5)),
+                ("flipped byte", |d| {
+                    let p = d.join("w1-of-2-d003.bits.zst");
+                    let mut b = std::fs::read(&p).unwrap();
+                    let mid = b.len() / 2;
+                    b[mid] ^= 0x10;
+                    std::fs::write(&p, b).unwrap();
+                    p
+                }),
+                ("cut short", |d| {
+                    let p = d.join("w0-of-2-d002.bits.zst");
+                    let b = std::fs::read(&p).unwrap();
+                    std::fs::write(&p, &b[..b.len() - 3]).unwrap();
+                    p
+                }),
+            ];
+            for (what, damage) in damages {
+                let dir = tempfile::tempdir().unwrap();
+                let ckpt = dir.path().join("resume");
+                let cluster = |stop: Option<u8>| Cluster {
+                    checkpoint: Some((ckpt.clone(), 42)),
+                    stop_after: stop,
+                    memory_limit,
+                    ..Cluster::local(2)
+                };
+                let e = timely_bfs(ring(), &cluster(Some(4)), &Progress::hidden()).unwrap_err();
+                assert_eq!(e, "stopped after depth 4, as asked");
+                let file = damage(&ckpt);
+                let before = std::fs::read_dir(&ckpt).unwrap().count();
+                let e = timely_bfs(ring(), &cluster(None), &Progress::hidden()).unwrap_err();
+                let name = file.file_name().unwrap().to_str().unwrap();
+                assert!(
+                    e.contains("is damaged") && e.contains(name),
+                    "{what} {memory_limit:?}: {e}"
+                );
+                assert_eq!(
+                    std::fs::read_dir(&ckpt).unwrap().count(),
+                    before,
+                    "{what}: kept"
+                );
+                // Removed, the build starts afresh and is right.
+                std::fs::remove_dir_all(&ckpt).unwrap();
+                let got = timely_bfs(ring(), &cluster(None), &Progress::hidden())
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(got.histogram, want.histogram);
+            }
+        }
+
+        /// Adds `by` to the count of depth 4 in worker 0's figures.
+        fn bump(dir: &Path, by: i64) -> PathBuf {
+            let p = dir.join("w0-of-2.json");
+            let mut v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            let h = &mut v["histogram"][4];
+            *h = (h.as_i64().unwrap() + by).into();
+            std::fs::write(&p, v.to_string()).unwrap();
+            p
+        }
     }
 
     /// Reads a finished build's distances, wherever they are.

@@ -41,6 +41,11 @@ impl Progress {
         Progress::new("", 0, true)
     }
 
+    /// Whether nothing is printed.
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+
     /// Reports that `done` units are finished, with a short message.
     pub fn update(&self, done: u64, msg: &str) {
         if self.quiet {

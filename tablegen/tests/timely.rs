@@ -272,6 +272,8 @@ fn bad_cluster_arguments_exit_2() {
             vec![
                 "--processes".into(),
                 "2".into(),
+                "--process".into(),
+                "0".into(),
                 "--hosts".into(),
                 hosts.display().to_string(),
             ],
@@ -281,6 +283,8 @@ fn bad_cluster_arguments_exit_2() {
             vec![
                 "--processes".into(),
                 "2".into(),
+                "--process".into(),
+                "0".into(),
                 "--hosts".into(),
                 bad_host.display().to_string(),
             ],
@@ -290,6 +294,8 @@ fn bad_cluster_arguments_exit_2() {
             vec![
                 "--processes".into(),
                 "2".into(),
+                "--process".into(),
+                "0".into(),
                 "--hosts".into(),
                 "/nonexistent/hosts".into(),
             ],
@@ -306,6 +312,18 @@ fn bad_cluster_arguments_exit_2() {
         ),
         (vec!["--workers".into(), "0".into()], "--workers"),
         (vec!["--process".into(), "1".into()], "--processes"),
+        (vec!["--processes".into(), "2".into()], "--process"),
+        (
+            vec![
+                "--processes".into(),
+                "2".into(),
+                "--process".into(),
+                "0".into(),
+                "--meet-timeout".into(),
+                "0".into(),
+            ],
+            "--meet-timeout",
+        ),
         (
             vec!["--stop-after".into(), "3".into()],
             "--stop-after needs",
@@ -314,6 +332,10 @@ fn bad_cluster_arguments_exit_2() {
         (
             vec!["--memory-limit".into(), "1000".into()],
             "below the least memory limit",
+        ),
+        (
+            vec!["--shard-bytes".into(), "1M".into()],
+            "below the least shard size",
         ),
         (
             vec!["--memory-limit".into(), "99999999999999999999".into()],
@@ -347,6 +369,103 @@ fn bad_cluster_arguments_exit_2() {
         .code(2)
         .stderr(predicate::str::contains("sparse table"));
     assert!(!dir.path().join("2x2x2-htm.tbl").exists());
+}
+
+/// A process whose peers never come stops at the meeting's deadline, with
+/// one line naming them, quietly under `-q`; so does one whose "peer"
+/// accepts the connection and says nothing.
+#[test]
+fn missing_peers_end_the_build_at_the_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = hosts_file(dir.path(), 3);
+    for me in ["0", "2"] {
+        let start = std::time::Instant::now();
+        let out = tablegen(dir.path())
+            .args([
+                "build",
+                "pyraminx",
+                "-q",
+                "--processes",
+                "3",
+                "--process",
+                me,
+            ])
+            .arg("--hosts")
+            .arg(&hosts)
+            .args(["--meet-timeout", "1"])
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let missing = if me == "0" {
+            "processes 1, 2 of 3"
+        } else {
+            "processes 0, 1 of 3"
+        };
+        assert!(
+            err.contains(missing) && err.contains("did not join"),
+            "{err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+        assert!(
+            out.stdout.is_empty(),
+            "quiet: {:?}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        // Generous: the deadline is 1 s.
+        assert!(start.elapsed() < std::time::Duration::from_secs(30));
+    }
+    // Process 0's address held by something that accepts and is silent.
+    let silent = std::net::TcpListener::bind(
+        std::fs::read_to_string(&hosts)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    silent.set_nonblocking(true).unwrap();
+    let held = std::thread::spawn(move || {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(3);
+        let mut kept = Vec::new();
+        while std::time::Instant::now() < until {
+            if let Ok(s) = silent.accept() {
+                kept.push(s);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    });
+    tablegen(dir.path())
+        .args([
+            "build",
+            "pyraminx",
+            "-q",
+            "--processes",
+            "3",
+            "--process",
+            "1",
+        ])
+        .arg("--hosts")
+        .arg(&hosts)
+        .args(["--meet-timeout", "1"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("processes 0, 2 of 3 did not join"));
+    held.join().unwrap();
+    assert!(!dir.path().join("pyraminx.tbl").exists());
+}
+
+/// A memory limit far above what the table needs is a ceiling, not an
+/// allocation: the build runs (it aborted once, allocating the limit).
+#[test]
+fn huge_memory_limits_build() {
+    let want = in_memory("pyraminx");
+    for limit in ["1T", "100T", "18446744073709551615"] {
+        assert!(out_of_core("pyraminx", 1, limit) == want, "{limit}");
+    }
 }
 
 #[test]

@@ -31,8 +31,12 @@ pub struct Args {
     workers: Option<u32>,
     /// Timely processes in the build (1 to 1024); each runs this command
     /// with its own --process. Process 0 writes the table.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS), conflicts_with = "threads")]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS), conflicts_with = "threads", requires = "process")]
     processes: Option<u32>,
+    /// Seconds the processes of a build have to meet; past it, the build
+    /// stops (exit 1) naming the processes that never came.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = parse_secs, requires = "processes")]
+    meet_timeout: f64,
     /// With --workers or --processes: stop (exit 1) once the layer of this
     /// depth is found and saved; the same command without it resumes there.
     #[arg(long, value_name = "DEPTH")]
@@ -41,7 +45,7 @@ pub struct Args {
     /// sequential files, using at most about this much memory per process
     /// for them, e.g. `512M` or `4GiB` (at least 1 MiB). Runs on timely, one
     /// worker unless --workers says more. Slower; the table is the same.
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, conflicts_with = "threads")]
+    #[arg(long, value_name = "BYTES", value_parser = parse_memory_limit, conflicts_with = "threads")]
     memory_limit: Option<u64>,
     /// Largest table file to write, at least 1 MiB and at most the default,
     /// 100 MB; a table that does not fit is written as shards of at most
@@ -259,12 +263,21 @@ fn engine(args: &Args) -> anyhow::Result<Engine> {
         checkpoint: None,
         stop_after: args.stop_after,
         memory_limit: args.memory_limit,
+        meet_timeout: std::time::Duration::from_secs_f64(args.meet_timeout),
     }))
+}
+
+/// `--meet-timeout`: seconds, more than 0 and at most a day.
+fn parse_secs(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
+        _ => Err(format!("{s:?} is not a number of seconds from 0 to 86400")),
+    }
 }
 
 /// `--shard-bytes`: a byte count up to the largest file the writers make.
 fn parse_shard_bytes(s: &str) -> Result<u64, String> {
-    let b = parse_bytes(s)?;
+    let b = parse_bytes(s, "shard size")?;
     if b > tablefmt::MAX_FILE_BYTES {
         return Err(format!(
             "{s:?} is above the largest table file, {} bytes",
@@ -274,9 +287,15 @@ fn parse_shard_bytes(s: &str) -> Result<u64, String> {
     Ok(b)
 }
 
-/// A byte count: digits, then optionally K, M, G or T (powers of 1000) or
-/// KiB, MiB, GiB or TiB (powers of 1024); a trailing `B` is allowed.
-fn parse_bytes(s: &str) -> Result<u64, String> {
+/// `--memory-limit`: a byte count of at least 1 MiB.
+fn parse_memory_limit(s: &str) -> Result<u64, String> {
+    parse_bytes(s, "memory limit")
+}
+
+/// A byte count of at least 1 MiB (`what` names it in the refusal):
+/// digits, then optionally K, M, G or T (powers of 1000) or KiB, MiB, GiB
+/// or TiB (powers of 1024); a trailing `B` is allowed.
+fn parse_bytes(s: &str, what: &str) -> Result<u64, String> {
     let t = s.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (num, unit) = t.split_at(digits);
@@ -306,7 +325,7 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("{s:?} is too large"))?;
     if bytes < 1 << 20 {
         return Err(format!(
-            "{s:?} is below the least memory limit, 1 MiB (1048576 bytes)"
+            "{s:?} is below the least {what}, 1 MiB (1048576 bytes; 1M is 10^6 bytes)"
         ));
     }
     Ok(bytes)

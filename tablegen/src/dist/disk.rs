@@ -329,7 +329,9 @@ impl LayerWriter {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("layer");
         let tmp = path.with_file_name(format!(".{name}.tmp"));
         let f = File::create(&tmp).map_err(|e| io_err(&tmp, &e))?;
-        let enc = zstd::Encoder::new(BufWriter::new(f), 1).map_err(|e| io_err(&tmp, &e))?;
+        let mut enc = zstd::Encoder::new(BufWriter::new(f), 1).map_err(|e| io_err(&tmp, &e))?;
+        // The checksum makes a damaged checkpoint fail to decode.
+        enc.include_checksum(true).map_err(|e| io_err(&tmp, &e))?;
         Ok(LayerWriter {
             path: path.to_path_buf(),
             tmp,

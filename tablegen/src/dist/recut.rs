@@ -15,7 +15,7 @@
 //! anew: a cluster whose processes keep their files on their own disks
 //! starts over, as before.
 
-use super::{peers_of, Checkpoint};
+use super::{peers_of, Checkpoint, Figures};
 
 /// An error line about a checkpoint file or directory.
 fn io(p: &Path, e: &dyn std::fmt::Display) -> String {
@@ -28,8 +28,7 @@ use std::path::Path;
 struct Found {
     peers: usize,
     depth: u8,
-    histogram: Vec<u64>,
-    spent: Vec<u64>,
+    figures: Figures,
 }
 
 /// Makes the checkpoint in `dir` of table `key` (a space of `size` ranks) one
@@ -89,10 +88,18 @@ fn recut_locked(
         cut_layer(dir, key, size, old.peers, peers, d)?;
     }
     for j in 0..peers {
-        Checkpoint::new(dir, key, j, peers, size).save_meta(
+        let ck = Checkpoint::new(dir, key, j, peers, size);
+        // The new slice's own states, counted from the layers just cut.
+        let own = (0..=old.depth)
+            .map(|d| ck.count_layer(d).map(|(_, ones)| ones))
+            .collect::<Result<Vec<u64>, String>>()
+            .map_err(|e| io(&ck.layer_path(0), &e))?;
+        ck.save_meta(
             old.depth,
-            &old.histogram,
-            &old.spent,
+            &Figures {
+                own,
+                ..old.figures.clone()
+            },
         )?;
     }
     // The old files: layers, figures, and out of core the reached-states
@@ -114,20 +121,18 @@ fn recut_locked(
 fn complete(dir: &Path, key: u64, size: u64, peers: usize) -> Option<Found> {
     let mut found: Option<Found> = None;
     for i in 0..peers {
-        let s = Checkpoint::new(dir, key, i, peers, size).load()?;
+        let s = Checkpoint::new(dir, key, i, peers, size).load().ok()??;
         match &mut found {
             None => {
                 found = Some(Found {
                     peers,
                     depth: s.depth,
-                    histogram: s.histogram,
-                    spent: s.spent,
+                    figures: s.figures,
                 })
             }
             Some(f) if s.depth < f.depth => {
                 f.depth = s.depth;
-                f.histogram.truncate(s.depth as usize + 1);
-                f.spent.truncate(s.depth as usize + 1);
+                f.figures = f.figures.upto(s.depth);
             }
             Some(_) => {}
         }
@@ -163,6 +168,7 @@ fn cut_layer(
             };
             let mut enc = zstd::Encoder::new(BufWriter::with_capacity(1 << 16, f), 1)
                 .map_err(|e| fail(&e))?;
+            enc.include_checksum(true).map_err(|e| fail(&e))?;
             let copied =
                 std::io::copy(&mut (&mut stream).take(bytes), &mut enc).map_err(|e| fail(&e))?;
             if copied != bytes {
