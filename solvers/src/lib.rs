@@ -42,6 +42,48 @@ impl From<String> for SolveError {
     }
 }
 
+/// Whether the slow tests run at full size (`ci/soak.sh` sets `CUBE_SOAK`):
+/// thousands of states and every size, where CI runs a sample of each.
+#[cfg(test)]
+pub(crate) fn soak() -> bool {
+    std::env::var_os("CUBE_SOAK").is_some()
+}
+
+/// The moment a solve gives up: its hard time limit, checked between the
+/// steps of the long searches.
+#[derive(Clone, Copy, Debug)]
+pub struct Hard(pub std::time::Instant);
+
+impl Hard {
+    /// A limit `limit` from now.
+    pub fn after(limit: std::time::Duration) -> Hard {
+        let now = std::time::Instant::now();
+        Hard(
+            now.checked_add(limit)
+                .unwrap_or(now + std::time::Duration::from_secs(1 << 30)),
+        )
+    }
+
+    /// No limit to speak of (a year).
+    pub fn never() -> Hard {
+        Hard::after(std::time::Duration::from_secs(365 * 86_400))
+    }
+
+    /// The time left.
+    pub fn left(self) -> std::time::Duration {
+        self.0.saturating_duration_since(std::time::Instant::now())
+    }
+
+    /// [`SolveError::OutOfTime`] naming `phase` once the limit has passed.
+    pub fn check(self, phase: &str) -> Result<(), SolveError> {
+        if std::time::Instant::now() >= self.0 {
+            Err(SolveError::OutOfTime(phase.into()))
+        } else {
+            Ok(())
+        }
+    }
+}
+
 impl SolveError {
     /// Whether the user's input is at fault (exit code 2) rather than the
     /// solver or its time limit (exit code 1).

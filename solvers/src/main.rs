@@ -121,9 +121,11 @@ struct SolveArgs {
     #[arg(long, value_name = "MS")]
     time_budget: Option<u64>,
     /// Milliseconds after which a solve that has found nothing gives up
-    /// (exit code 1); never less than the time budget.
-    #[arg(long, default_value_t = 30_000, value_name = "MS")]
-    hard_limit: u64,
+    /// (exit code 1), counted from the start, loading the tables included;
+    /// never less than the time budget (default: 30 s; 5x5x5 and up 180 s,
+    /// counted from when the tables are loaded).
+    #[arg(long, value_name = "MS")]
+    hard_limit: Option<u64>,
     /// Also draw the position and the position after each phase of the
     /// solution, as SVG pictures 00-start.svg, 01-PHASE.svg, ... in DIR
     /// (made if missing).
@@ -159,10 +161,40 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let p = puzzle::find(&args.puzzle)?;
     let position = p.parse(&args.position.input()?)?;
+    let time_budget = args.time_budget.map(Duration::from_millis);
+    // Loading (or building on first use) cannot stop half-way: with a hard
+    // limit given, a watchdog ends the process at the limit if it is still
+    // loading (a table being written is left as a temporary file, which the
+    // next build removes).
+    let loaded = args.hard_limit.map(|ms| {
+        let limit = Duration::from_millis(ms).max(time_budget.unwrap_or_default());
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            let left = limit.saturating_sub(start.elapsed());
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(left) {
+                tablegen::errln!(
+                    "cubesolve: {}",
+                    solvers::SolveError::OutOfTime("loading the tables".into())
+                );
+                std::process::exit(1);
+            }
+        });
+        tx
+    });
     let solver = p.load(dir, args.json)?;
+    drop(loaded);
+    // A hard limit given counts the loading: what is left of it after.
+    let hard_limit = args.hard_limit.map(|ms| {
+        Duration::from_millis(ms)
+            .max(time_budget.unwrap_or_default())
+            .saturating_sub(start.elapsed())
+    });
+    if hard_limit == Some(Duration::ZERO) {
+        return Err(solvers::SolveError::OutOfTime("loading the tables".into()).into());
+    }
     let opts = puzzle::Options {
-        time_budget: args.time_budget.map(Duration::from_millis),
-        hard_limit: Duration::from_millis(args.hard_limit),
+        time_budget,
+        hard_limit,
         max_length: args.max_length,
     };
     let solution = solver.solve(&position, &opts)?;

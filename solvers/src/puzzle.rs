@@ -40,8 +40,10 @@ pub struct Options {
     /// Time after which the best solution found is returned (each solver has
     /// its own default: 3x3x3 1 s, 4x4x4 240 ms, 5x5x5 1 s; optimal solvers ignore it).
     pub time_budget: Option<Duration>,
-    /// Time after which a solve that has found nothing gives up.
-    pub hard_limit: Duration,
+    /// Time after which a solve that has found nothing gives up, never
+    /// before the time budget (`None`: the solver's own default, 30 s, or
+    /// 180 s for the 5x5x5 and the cubes reduced through it).
+    pub hard_limit: Option<Duration>,
     /// 3x3x3: stop at the first solution of at most this many moves.
     pub max_length: usize,
 }
@@ -50,7 +52,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             time_budget: None,
-            hard_limit: Duration::from_secs(30),
+            hard_limit: None,
             max_length: 21,
         }
     }

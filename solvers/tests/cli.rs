@@ -134,6 +134,38 @@ fn the_hard_limit_ends_a_solve_with_exit_1() {
     assert!(one_line(&out).contains("hard time limit"));
 }
 
+/// The hard limit holds at every size, loading included: the 5x5x5 (whose
+/// solver's own default is 180 s) and the big cubes, from a state whose
+/// solve takes far longer than the limit (exit 1, one line, well before).
+#[test]
+fn the_hard_limit_ends_big_cube_solves() {
+    // The 5x5x5's tables, built here if missing, so that the limit falls on
+    // the solve, not on a first build.
+    solvers::cube5::Solver::load(&solvers::tables::test_tables_dir(), true).unwrap();
+    for (puzzle, limit) in [("5x5x5", "1"), ("9x9x9", "2000"), ("12x12x12", "2000")] {
+        let out = cubesolve()
+            .args(["scramble", "--puzzle", puzzle, "--seed", "7"])
+            .output()
+            .unwrap();
+        let scramble = String::from_utf8(out.stdout).unwrap();
+        let scramble = scramble.lines().next().unwrap();
+        let start = std::time::Instant::now();
+        let out = cubesolve()
+            .args(["solve", "--puzzle", puzzle, "--scramble", scramble])
+            .args(["--hard-limit", limit, "--time-budget", "1"])
+            .output()
+            .unwrap();
+        let took = start.elapsed();
+        assert_eq!(out.status.code(), Some(1), "{puzzle}");
+        assert!(one_line(&out).contains("hard time limit"), "{puzzle}");
+        // A 9x9x9 or 12x12x12 solve takes well over 15 s here.
+        assert!(
+            took < std::time::Duration::from_secs(15),
+            "{puzzle}: {took:?}"
+        );
+    }
+}
+
 #[test]
 fn a_damaged_table_is_named_once() {
     let dir = tempfile::tempdir().unwrap();

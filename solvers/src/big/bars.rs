@@ -217,7 +217,11 @@ impl Reducer {
     /// an unfinished group's own) that places the most facelets per move;
     /// then each group's own search for what is left. Returns the moves and
     /// updates `state`.
-    pub(super) fn place_joint(&self, state: &mut [u8]) -> Result<Vec<Move>, SolveError> {
+    pub(super) fn place_joint(
+        &self,
+        state: &mut [u8],
+        hard: crate::Hard,
+    ) -> Result<Vec<Move>, SolveError> {
         let bars = self.bars();
         // Each group's layout, its kind's cycles, and where the kind's first
         // group's facelets stand in it.
@@ -232,6 +236,7 @@ impl Reducer {
         // Enough for every facelet placed one step at a time.
         let limit: usize = self.groups.iter().map(|(_, f)| f.len()).sum();
         for _ in 0..limit {
+            hard.check("centres")?;
             let target = self.target(state);
             let right = |f: usize, t: usize| state[f] == target[t];
             let open: u64 = self
@@ -290,7 +295,7 @@ impl Reducer {
             moves.extend(seq);
         }
         for g in 0..self.groups.len() {
-            moves.extend(self.place(state, g)?);
+            moves.extend(self.place(state, g, hard)?);
         }
         Ok(moves)
     }

@@ -41,7 +41,7 @@ use super::{
     deepen_by, depth, marks, read_small, sequences, setup, Cand, Layout, Pick, Reducer, Setup,
 };
 use crate::moves::simplify;
-use crate::SolveError;
+use crate::{Hard, SolveError};
 use std::time::{Duration, Instant};
 use tablegen::cube::{rotations24, unrotate};
 use tablegen::notation::{Face, Move};
@@ -401,20 +401,22 @@ impl Nested {
         five: &crate::cube5::Solver,
         state: &mut Vec<u8>,
         deadline: Instant,
+        hard: Hard,
     ) -> Result<(Vec<Move>, Vec<Move>), SolveError> {
         let (n, r) = (self.n(), &self.r);
         let now = Instant::now();
         // Each level's blocks get an even share of the time.
         let share = deadline.saturating_duration_since(now) / self.levels();
         let small = read_small(n, state, &self.inner_coords);
+        let (four_opts, five_opts) = super::small_options(None, hard);
         let inner = match &self.inner {
             Inner::Four => four
                 .ok_or_else(|| SolveError::Internal("no 4x4x4 solver".into()))?
-                .reduce(&small, crate::cube4::Options::default())?,
-            Inner::Five => five.reduce(&small, crate::cube5::Options::default())?,
+                .reduce(&small, four_opts)?,
+            Inner::Five => five.reduce(&small, five_opts)?,
             Inner::Nested(x) => {
                 let mut s = small;
-                x.reduce(four, five, &mut s, deadline - share)?
+                x.reduce(four, five, &mut s, deadline - share, hard)?
             }
         };
         if std::env::var_os("NNN_DEBUG").is_some() {
@@ -438,8 +440,10 @@ impl Nested {
             // A greedy search can stall (every block near one colour, but
             // more blocks wanting a colour than it has): another
             // orientation takes another path.
-            let Ok(found) = self.make_blocks(&mut s) else {
-                continue;
+            let found = match self.make_blocks(&mut s, hard) {
+                Ok(found) => found,
+                Err(e @ SolveError::OutOfTime(_)) => return Err(e),
+                Err(_) => continue,
             };
             if std::env::var_os("NNN_DEBUG").is_some() {
                 eprintln!(
@@ -473,9 +477,10 @@ impl Nested {
         five: &crate::cube5::Solver,
         state: &mut Vec<u8>,
         deadline: Instant,
+        hard: Hard,
     ) -> Result<Vec<Move>, SolveError> {
-        let (inner, blocks) = self.to_five(four, five, state, deadline)?;
-        let last = five.reduce(&self.outer5(state), crate::cube5::Options::default())?;
+        let (inner, blocks) = self.to_five(four, five, state, deadline, hard)?;
+        let last = five.reduce(&self.outer5(state), super::small_options(None, hard).1)?;
         let last: Vec<Move> = last.into_iter().flat_map(|m| self.deepen5(m)).collect();
         let last = simplify(&super::outer_blocks(self.n(), &last));
         self.r.cube.apply_alg(state, &last);
@@ -505,7 +510,7 @@ impl Nested {
     /// 4 to a colour, as many facelets in place as can be ([`assignment`],
     /// made anew each step), and the search goes on counting facelets
     /// against those.
-    fn make_blocks(&self, state: &mut [u8]) -> Result<Vec<Move>, SolveError> {
+    fn make_blocks(&self, state: &mut [u8], hard: Hard) -> Result<Vec<Move>, SolveError> {
         let mut moves = Vec::new();
         let look = self.look;
         let fresh = || Pick {
@@ -517,6 +522,7 @@ impl Nested {
         // The next step, where the look-ahead has made it already.
         let mut ahead: Option<Ahead> = None;
         for _ in 0..20 * self.blocks * self.size as usize {
+            hard.check("blocks")?;
             let (missing, choice) = match ahead.take() {
                 Some(a) => {
                     (pick.top, pick.idle) = (a.top, 0);
@@ -1319,7 +1325,7 @@ mod tests {
             }
             assert!(middle_reduced(8, &start) && !x.blocks_done(&start));
             let mut s = start.clone();
-            let moves = x.make_blocks(&mut s).unwrap();
+            let moves = x.make_blocks(&mut s, Hard::never()).unwrap();
             assert!(x.blocks_done(&s) && middle_reduced(8, &s));
             let mut replay = start.clone();
             cube.apply_alg(&mut replay, &moves);

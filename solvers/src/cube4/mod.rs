@@ -795,10 +795,10 @@ impl crate::puzzle::Solve for Solver {
         position: &crate::puzzle::Position,
         opts: &crate::puzzle::Options,
     ) -> Result<crate::Solution, SolveError> {
-        let mut o = Options {
-            hard_limit: opts.hard_limit,
-            ..Options::default()
-        };
+        let mut o = Options::default();
+        if let Some(h) = opts.hard_limit {
+            o.hard_limit = h;
+        }
         if let Some(t) = opts.time_budget {
             o.time_budget = t;
         }

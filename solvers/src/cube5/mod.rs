@@ -709,7 +709,7 @@ impl crate::puzzle::Solve for Solver {
         opts: &crate::puzzle::Options,
     ) -> Result<crate::Solution, SolveError> {
         let mut o = Options {
-            hard_limit: opts.hard_limit.max(HARD_LIMIT),
+            hard_limit: opts.hard_limit.unwrap_or(HARD_LIMIT),
             ..Options::default()
         };
         if let Some(t) = opts.time_budget {
