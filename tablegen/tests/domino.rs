@@ -10,7 +10,7 @@
 //! the same distance: every depth count must be four times the catalog's.
 //!
 //! It needs 1.6 GB and a few minutes, so it is ignored by default:
-//! `cargo test --release -p tablegen --test tests -- --ignored domino`.
+//! `bash ci/soak.sh` (or `CUBE_SOAK=1 cargo test --release -p tablegen --test tests -- --ignored soak_domino`).
 
 use tablegen::bfs::{dense_bfs, Space};
 use tablegen::cube::CubeN;
@@ -148,13 +148,13 @@ fn check(half_turn_u: bool, id: &str) {
 }
 
 #[test]
-#[ignore = "1.6 GB, minutes: run with --ignored in release"]
-fn domino_fixed_frame_agrees() {
+#[ignore = "1.6 GB, minutes: the soak, ci/soak.sh"]
+fn soak_domino_fixed_frame_agrees() {
     check(true, "domino");
 }
 
 #[test]
-#[ignore = "1.6 GB, minutes: run with --ignored in release"]
-fn domino_qtm_fixed_frame_agrees() {
+#[ignore = "1.6 GB, minutes: the soak, ci/soak.sh"]
+fn soak_domino_qtm_fixed_frame_agrees() {
     check(false, "domino-qtm");
 }

@@ -421,8 +421,8 @@ fn fb_centres_eo_against_facelet_bfs_to_depth_4() {
 /// [`fb_eo_setup`] gives the catalog build's histogram, and its total is
 /// C(8,4)^2 x 2^11 (takes about a minute).
 #[test]
-#[ignore = "300 MB, about a minute: run with --ignored in release"]
-fn fb_centres_eo_full_against_facelet_bfs() {
+#[ignore = "300 MB, about a minute: the soak, ci/soak.sh"]
+fn soak_fb_centres_eo_full_against_facelet_bfs() {
     let (def, moves, out) = build("5x5x5-fb-centres-eo");
     let cube = CubeN::new(5);
     let (masks, goals) = fb_eo_setup(&cube, &moves);
@@ -507,8 +507,8 @@ fn tredges_pair_against_facelet_bfs_to_depth_6() {
 /// midges, both parities: a wide half turn moves high wings and no midge); its
 /// histogram is the one the table's first build gave (README), and the stored distances recount to it.
 #[test]
-#[ignore = "480 MB, minutes: run with --ignored in release"]
-fn tredges_pair_full_build() {
+#[ignore = "480 MB, minutes: the soak, ci/soak.sh"]
+fn soak_tredges_pair_full_build() {
     let (def, _, out) = build("5x5x5-tredges-pair");
     assert_eq!(out.states(), 479_001_600);
     assert_eq!(out.states(), (1..=12).product::<u64>());
@@ -652,8 +652,8 @@ fn e_slice_three_against_facelet_bfs_to_depth_5() {
 /// (the closed count: C(12,3) midge sets, 12·11·10 placements of each wing
 /// kind) and the histogram is the one above.
 #[test]
-#[ignore = "383 MB, a minute: run with --ignored in release"]
-fn e_slice_three_full_build() {
+#[ignore = "383 MB, a minute: the soak, ci/soak.sh"]
+fn soak_e_slice_three_full_build() {
     let (def, _, out) = build("5x5x5-e-slice-three");
     assert_eq!(out.states(), 220 * 1320 * 1320);
     assert_eq!(out.states(), def.expected_states);

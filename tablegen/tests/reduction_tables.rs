@@ -208,8 +208,8 @@ fn wing_parity(to: &[u8]) -> bool {
 }
 
 #[test]
-#[ignore = "a hash-set BFS of 290,400 starts, a minute and a half: run with --ignored in release"]
-fn wings_split3_against_facelet_bfs() {
+#[ignore = "a hash-set BFS of 290,400 starts, a minute and a half: the soak, ci/soak.sh"]
+fn soak_wings_split3_against_facelet_bfs() {
     let (moves, out, expected) = build("4x4x4-wings-split3");
     assert_eq!(out.states(), expected);
     let cube = CubeN::new(4);
@@ -261,8 +261,8 @@ fn wings_split3_against_facelet_bfs() {
 /// histogram, and its first eight depths equal a hash-set BFS over the facelets
 /// the 24 wing slots' first stickers move to (the dedges unlabelled).
 #[test]
-#[ignore = "239.5M states, a minute and a half: run with --ignored in release"]
-fn wings_pair_all_against_facelet_bfs() {
+#[ignore = "239.5M states, a minute and a half: the soak, ci/soak.sh"]
+fn soak_wings_pair_all_against_facelet_bfs() {
     let (moves, out, expected) = build("4x4x4-wings-pair");
     assert_eq!(out.states(), 239_500_800);
     assert_eq!(out.states(), expected);

@@ -168,8 +168,8 @@ fn two_processes_over_tcp_equal_in_memory() {
 
 /// The large tables of the engine's checks (`.ci/run` runs them in release).
 #[test]
-#[ignore = "minutes and about 2 GB: run with --ignored in release"]
-fn large_tables_equal_in_memory() {
+#[ignore = "minutes and about 2 GB: the soak, ci/soak.sh"]
+fn soak_large_tables_equal_in_memory() {
     for id in ["domino", "4x4x4-wings-pair"] {
         let want = in_memory(id);
         assert_eq!(one_process(id, 2), want, "{id} 1x2");
@@ -236,8 +236,8 @@ fn checkpoints_pass_between_the_engines_and_worker_counts() {
 /// Out of core (two workers) with a memory limit of an eighth of what the
 /// in-memory engine holds for the states (a byte each).
 #[test]
-#[ignore = "minutes: run with --ignored in release"]
-fn large_tables_out_of_core_at_an_eighth_of_the_memory() {
+#[ignore = "minutes: the soak, ci/soak.sh"]
+fn soak_large_tables_out_of_core_at_an_eighth_of_the_memory() {
     for (id, states) in [
         ("domino", 406_425_600u64),
         ("4x4x4-wings-pair", 239_500_800),
@@ -493,8 +493,8 @@ fn stopped_build_resumes_to_the_same_table() {
 /// A process killed mid-build: the other fails with one line and writes
 /// nothing; the build run again resumes and gives the same table.
 #[test]
-#[ignore = "a minute and about 1 GB: run with --ignored in release"]
-fn killed_process_then_resumed_build_gives_the_same_table() {
+#[ignore = "a minute and about 1 GB: the soak, ci/soak.sh"]
+fn soak_killed_process_then_resumed_build_gives_the_same_table() {
     let id = "domino";
     let dir = tempfile::tempdir().unwrap();
     let hosts = hosts_file(dir.path(), 2);
