@@ -382,7 +382,7 @@ fn last_eight_in_its_group() {
 /// default budget).
 #[test]
 #[ignore]
-fn solve_random_states() {
+fn solve_many_random_states() {
     use rayon::prelude::*;
     let count: u64 = if crate::soak() { 2000 } else { 20 };
     let cube = CubeN::new(5);
