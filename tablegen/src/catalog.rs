@@ -202,6 +202,7 @@ pub enum Engine {
     #[default]
     InMemory,
     /// [`crate::dist::timely_bfs`]: timely workers, in one process or many.
+    #[cfg(feature = "timely")]
     Timely(crate::dist::Cluster),
 }
 
@@ -210,7 +211,6 @@ fn dense<S: Space + Send + 'static>(
     engine: &Engine,
     progress: &Progress,
 ) -> Result<Option<BuildOutput>, String> {
-    use crate::dist::Depths;
     Ok(match engine {
         Engine::InMemory => {
             let r = dense_bfs(&space, progress);
@@ -220,7 +220,9 @@ fn dense<S: Space + Send + 'static>(
                 expansions: r.expansions,
             })
         }
+        #[cfg(feature = "timely")]
         Engine::Timely(cluster) => {
+            use crate::dist::Depths;
             crate::dist::timely_bfs(space, cluster, progress)?.map(|r| BuildOutput {
                 data: match r.depths {
                     Depths::Memory(v) => Built::Dense(v),
@@ -314,7 +316,7 @@ pub fn build_with(
             moves,
             max_depth,
         } => {
-            if let Engine::Timely(_) = engine {
+            if !matches!(engine, Engine::InMemory) {
                 return Err(format!(
                     "{} is a sparse table: the timely engine builds dense tables only",
                     def.id

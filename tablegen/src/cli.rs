@@ -116,6 +116,7 @@ pub fn write_stderr(args: std::fmt::Arguments<'_>) {
 
 pub use crate::{errln, out, outln};
 
+#[cfg(feature = "cli")]
 /// Parses the command line into `C`. `--help` and `--version` print as usual and
 /// exit with 0; a usage error prints one line on stderr,
 /// `PROGRAM: MESSAGE (see `PROGRAM SUBCOMMAND --help`)`, and exits with 2.
@@ -123,6 +124,7 @@ pub fn parse_or_exit<C: clap::Parser>(program: &str) -> C {
     parse_from_or_exit(program, std::env::args_os())
 }
 
+#[cfg(feature = "cli")]
 /// [`parse_or_exit`] over the given arguments (the first one is the program).
 pub fn parse_from_or_exit<C, I, T>(program: &str, args: I) -> C
 where
@@ -141,6 +143,7 @@ where
     }
 }
 
+#[cfg(feature = "cli")]
 /// The one-line form of a clap error: the message and its tips, with long
 /// echoed values cut, and where to find help.
 pub fn usage_error_line<C: clap::CommandFactory>(program: &str, e: &clap::Error) -> String {
@@ -215,6 +218,7 @@ pub fn usage_error_line<C: clap::CommandFactory>(program: &str, e: &clap::Error)
     format!("{line} (see `{usage_path} --help`)")
 }
 
+#[cfg(feature = "cli")]
 /// The path (`tablegen build`) of the one subcommand that has the long option an
 /// error is about, for errors whose text has no usage line.
 fn command_with_arg(cmd: &clap::Command, e: &clap::Error) -> Option<String> {

@@ -20,6 +20,7 @@ pub mod cube2;
 pub mod cube3;
 pub mod cube4;
 pub mod cube5;
+#[cfg(feature = "timely")]
 pub mod dist;
 pub mod domino;
 pub mod kociemba;
