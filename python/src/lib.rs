@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
+use tablegen::artifact::{find_tables_dir, Fallback, TablesFrom};
 use tablegen::cube::FaceOrder;
 
 fn py_err(e: SolveError) -> PyErr {
@@ -75,33 +76,21 @@ impl Solution {
 /// data directory (`$XDG_DATA_HOME/cube-tables`, else
 /// `~/.local/share/cube-tables`), which is seeded on first use with the
 /// tables of the source tree the package was built from, if it is still there.
+/// (`tablegen::artifact::find_tables_dir`, the toolkit's one reader of the
+/// environment, with the per-user fallback.)
 fn tables_dir(tables: Option<PathBuf>) -> PyResult<PathBuf> {
-    if let Some(t) = tables {
-        return Ok(t);
-    }
-    let dir = default_dir()?;
-    if std::env::var_os("CUBE_TABLES").is_none_or(|v| v.is_empty()) {
+    let (dir, from) = find_dir(tables.as_deref())?;
+    if from == TablesFrom::Fallback(Fallback::UserData) {
         seed_from_source(&dir);
     }
     Ok(dir)
 }
 
-/// `$CUBE_TABLES`, else the per-user data directory.
-fn default_dir() -> PyResult<PathBuf> {
-    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-    if let Some(t) = nonempty("CUBE_TABLES") {
-        return Ok(t.into());
-    }
-    let data = match (nonempty("XDG_DATA_HOME"), nonempty("HOME")) {
-        (Some(x), _) => PathBuf::from(x),
-        (None, Some(h)) => Path::new(&h).join(".local").join("share"),
-        (None, None) => {
-            return Err(PyOSError::new_err(
-                "no table directory: pass tables=, or set CUBE_TABLES or HOME",
-            ))
-        }
-    };
-    Ok(data.join("cube-tables"))
+/// `given`, else `$CUBE_TABLES`, else the per-user data directory.
+fn find_dir(given: Option<&Path>) -> PyResult<(PathBuf, TablesFrom)> {
+    find_tables_dir(given, Fallback::UserData).ok_or_else(|| {
+        PyOSError::new_err("no table directory: pass tables=, or set CUBE_TABLES or HOME")
+    })
 }
 
 /// Copies the source tree's tables (`tables/` beside this crate) that `dir`
@@ -307,7 +296,7 @@ fn puzzles() -> Vec<&'static str> {
 /// else $XDG_DATA_HOME/cube-tables, else ~/.local/share/cube-tables.
 #[pyfunction]
 fn default_tables_dir() -> PyResult<String> {
-    Ok(default_dir()?.to_string_lossy().into_owned())
+    Ok(find_dir(None)?.0.to_string_lossy().into_owned())
 }
 
 /// Twisty-puzzle solvers from the cube-tables toolkit: `solve`, `scramble`,

@@ -3,7 +3,10 @@
 //! OBTM (average, min, max, and per stage: the reduction and the finish
 //! apart) and time (median, p99, max); init time, table bytes, peak memory.
 //!
-//! `cargo run --release -p solvers --example solve5_bench [-- COUNT [BUDGET_MS]]`
+//! `cargo run --release -p solvers --example solve5_bench [-- COUNT [BUDGET_MS]] [--trace]`
+//!
+//! `--trace` prints each stage's roots, bounds, solutions, time and nodes
+//! (on standard error: [`solvers::cube5::Options::trace`]).
 //!
 //! Knobs (environment): BENCH5_C1 / BENCH5_C2 (stage-1 / stage-2 and -3
 //! candidates), BENCH5_L2 (node budget of one length in stages 2 to 5),
@@ -20,12 +23,26 @@ use tablegen::cube::CubeN;
 mod common;
 use common::{peak_mib, summary};
 
+/// Prints a line of the stages' trace.
+fn trace(line: &str) {
+    eprintln!("{line}");
+}
+
 fn main() {
-    let mut args = std::env::args()
-        .skip(1)
-        .filter_map(|s| s.parse::<u64>().ok());
-    let count = args.next().unwrap_or(100) as usize;
     let mut opts = Options::default();
+    let mut numbers = Vec::new();
+    for a in std::env::args().skip(1) {
+        match (a.as_str(), a.parse::<u64>()) {
+            ("--trace", _) => opts.trace = Some(trace),
+            (_, Ok(x)) if numbers.len() < 2 => numbers.push(x),
+            _ => {
+                eprintln!("solve5_bench: unexpected argument {a}\nusage: solve5_bench [COUNT [BUDGET_MS]] [--trace]");
+                std::process::exit(2);
+            }
+        }
+    }
+    let mut args = numbers.into_iter();
+    let count = args.next().unwrap_or(100) as usize;
     if let Some(ms) = args.next() {
         opts.time_budget = Duration::from_millis(ms);
     }

@@ -4,21 +4,23 @@
 //! time (median, p99, max); init time and peak memory. Every solution is
 //! replayed on the facelet model.
 //!
-//! `cargo run --release -p solvers --example solve_nnn_bench -- N [COUNT [BUDGET_MS]]`
+//! `cargo run --release -p solvers --example solve_nnn_bench -- N [COUNT [BUDGET_MS]] [FLAGS]`
 //!
 //! BUDGET_MS is the 4x4x4's or 5x5x5's time budget (default: its own).
 //!
-//! Knobs from the environment (up to 17x17x17, the route through the inner
-//! cube): `NNN_DEBUG=1` prints each level's free moves, the inner cube's
-//! time and each orientation's blocks; `NNN_NOFREE=1` makes the blocks
+//! Flags, the route's options ([`solvers::big::Options`]; up to 17x17x17,
+//! the route through the inner cube), anywhere among the numbers:
+//! `--trace` prints each level's free moves, the inner cube's time and each
+//! orientation's blocks (on standard error); `--no-free` makes the blocks
 //! with the cycles alone (no free moves), as before they were added;
-//! `NNN_TRIES_<K>=T` makes the blocks of the KxKxK level (the cube itself or
-//! an inner one) from at least T orientations (default 8 up to 10x10x10,
-//! then 1); `NNN_LOOK_<K>=M` makes the KxKxK level's block search look one
-//! move past each of a step's M best moves (default 4 for every level of a
-//! cube up to 10x10x10, then 1: none).
+//! `--tries K=T` makes the blocks of the KxKxK level (the cube itself or an
+//! inner one) from at least T orientations (default 8 up to 10x10x10, then
+//! 1); `--look K=M` makes the KxKxK level's block search look one move past
+//! each of a step's M best moves (default 4 for every level of a cube up to
+//! 10x10x10, then 1: none). `--tries` and `--look` may be given once per
+//! level.
 
-use solvers::big::Solver;
+use solvers::big::{Options, Solver};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
@@ -26,19 +28,54 @@ use tablegen::cube::CubeN;
 mod common;
 use common::{peak_mib, summary};
 
+const USAGE: &str =
+    "usage: solve_nnn_bench N [COUNT [BUDGET_MS]] [--tries K=T]... [--look K=M]... [--no-free] [--trace]";
+
+/// Exits with the usage and why.
+fn usage(why: &str) -> ! {
+    eprintln!("solve_nnn_bench: {why}\n{USAGE}");
+    std::process::exit(2);
+}
+
+/// A flag's `K=V` (a level's size and its value).
+fn level_value(flag: &str, arg: Option<String>) -> (usize, usize) {
+    let arg = arg.unwrap_or_else(|| usage(&format!("{flag} needs K=V")));
+    let parsed = arg
+        .split_once('=')
+        .and_then(|(k, v)| Some((k.parse().ok()?, v.parse().ok()?)));
+    parsed.unwrap_or_else(|| usage(&format!("{flag} {arg}: not K=V (two numbers)")))
+}
+
+/// Prints a line of the route's trace.
+fn trace(line: &str) {
+    eprintln!("{line}");
+}
+
 fn main() {
-    let mut args = std::env::args()
-        .skip(1)
-        .filter_map(|s| s.parse::<u64>().ok());
-    let Some(n) = args.next().map(|n| n as usize) else {
-        eprintln!("usage: solve_nnn_bench N [COUNT [BUDGET_MS]]");
-        std::process::exit(2);
+    let mut numbers = Vec::new();
+    let mut opts = Options::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--tries" => opts.tries.push(level_value("--tries", args.next())),
+            "--look" => opts.look.push(level_value("--look", args.next())),
+            "--no-free" => opts.free_moves = false,
+            "--trace" => opts.trace = Some(trace),
+            _ => match a.parse::<u64>() {
+                Ok(x) if numbers.len() < 3 => numbers.push(x),
+                _ => usage(&format!("unexpected argument {a}")),
+            },
+        }
+    }
+    let mut numbers = numbers.into_iter();
+    let Some(n) = numbers.next().map(|n| n as usize) else {
+        usage("no N");
     };
-    let count = args.next().unwrap_or(20) as usize;
-    let budget = args.next().map(Duration::from_millis);
+    let count = numbers.next().unwrap_or(20) as usize;
+    let budget = numbers.next().map(Duration::from_millis);
     let dir = tablegen::artifact::tables_dir(None);
     let t = Instant::now();
-    let solver = match Solver::load(n, &dir, false) {
+    let solver = match Solver::load_with(n, &dir, false, &opts) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("solve_nnn_bench: {e}");

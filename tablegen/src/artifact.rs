@@ -5,18 +5,68 @@ use std::path::{Path, PathBuf};
 use tablefmt::{Encoding, TableMeta};
 
 /// The table directory: `--tables DIR`, else `$CUBE_TABLES`, else the workspace's
-/// `tables/`.
+/// `tables/` ([`find_tables_dir`] with [`Fallback::Workspace`]).
 pub fn tables_dir(cli: Option<&Path>) -> PathBuf {
-    if let Some(p) = cli {
-        return p.to_path_buf();
+    match find_tables_dir(cli, Fallback::Workspace) {
+        Some((dir, _)) => dir,
+        None => unreachable!("the workspace's tables/ is always a table directory"),
     }
-    if let Some(p) = std::env::var_os("CUBE_TABLES") {
-        if !p.is_empty() {
-            return PathBuf::from(p);
+}
+
+/// Where the table directory is when neither the caller nor `$CUBE_TABLES`
+/// names one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// The `tables/` of the workspace this crate was built in (the command
+    /// lines, benchmarks and tests of a source tree).
+    Workspace,
+    /// The per-user data directory: `$XDG_DATA_HOME/cube-tables`, else
+    /// `$HOME/.local/share/cube-tables` (an installed package, such as the
+    /// Python one).
+    UserData,
+}
+
+/// Which of [`find_tables_dir`]'s choices named the table directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TablesFrom {
+    /// The caller (`--tables DIR`, `tables=DIR`).
+    Caller,
+    /// `$CUBE_TABLES`.
+    Env,
+    /// The fallback.
+    Fallback(Fallback),
+}
+
+/// The table directory: `given`, else `$CUBE_TABLES` (if not empty), else
+/// `fallback`; with where it came from. `None` only for
+/// [`Fallback::UserData`] when neither `$XDG_DATA_HOME` nor `$HOME` is set
+/// (empty counts as unset).
+///
+/// The one place the libraries of this workspace read the environment:
+/// everything else is configured by its caller.
+pub fn find_tables_dir(given: Option<&Path>, fallback: Fallback) -> Option<(PathBuf, TablesFrom)> {
+    if let Some(p) = given {
+        return Some((p.to_path_buf(), TablesFrom::Caller));
+    }
+    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(p) = nonempty("CUBE_TABLES") {
+        return Some((PathBuf::from(p), TablesFrom::Env));
+    }
+    let dir = match fallback {
+        Fallback::Workspace => {
+            let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+            crate_dir.parent().unwrap_or(crate_dir).join("tables")
         }
-    }
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    crate_dir.parent().unwrap_or(crate_dir).join("tables")
+        Fallback::UserData => {
+            let data = match (nonempty("XDG_DATA_HOME"), nonempty("HOME")) {
+                (Some(x), _) => PathBuf::from(x),
+                (None, Some(h)) => Path::new(&h).join(".local").join("share"),
+                (None, None) => return None,
+            };
+            data.join("cube-tables")
+        }
+    };
+    Some((dir, TablesFrom::Fallback(fallback)))
 }
 
 /// The artifact path of a table in a directory.

@@ -109,6 +109,51 @@ pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2500);
 /// cubes reduced through it.
 pub const HARD_LIMIT: Duration = crate::cube5::HARD_LIMIT;
 
+/// Options of the route through the inner cubes (6x6x6 to
+/// [`NESTED_MAX_N`]), set when the solver is loaded
+/// ([`Solver::load_with`]); larger cubes take none of them. Each level of
+/// the route is a KxKxK: the cube itself, its inner (K = N-2), that one's
+/// inner, and so on down to 6x6x6 or 7x7x7. The default is the solver's
+/// own choice.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `(K, T)`: the KxKxK level makes its blocks from at least T
+    /// orientations, whatever the time budget (the shortest is kept). A
+    /// level not listed: 8 up to 10x10x10, then 1. Of two entries for one
+    /// level the later counts.
+    pub tries: Vec<(usize, usize)>,
+    /// `(K, M)`: the KxKxK level's block search looks one move past each of
+    /// a step's M best moves (1, or 0: none, the plain greedy step). A
+    /// level not listed: 4 at every level of a cube up to 10x10x10, then 1.
+    /// Of two entries for one level the later counts.
+    pub look: Vec<(usize, usize)>,
+    /// Whether the blocks are made with free moves (`S 2R S'`) as well as
+    /// the cycles (default: true; false: the cycles alone).
+    pub free_moves: bool,
+    /// Called with a line on each level's free moves (when the solver is
+    /// loaded), the inner cube's time and each orientation's blocks (as a
+    /// cube is solved); none by default.
+    pub trace: Option<fn(&str)>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            tries: Vec::new(),
+            look: Vec::new(),
+            free_moves: true,
+            trace: None,
+        }
+    }
+}
+
+impl Options {
+    /// The value of the KxKxK level in `list`, if it has one.
+    fn at(list: &[(usize, usize)], k: usize) -> Option<usize> {
+        list.iter().rev().find(|e| e.0 == k).map(|e| e.1)
+    }
+}
+
 /// The small cubes' solvers' options for what is left of a solve: their own
 /// time budget (or `budget`), and the solve's hard limit `hard`.
 fn small_options(
@@ -1543,8 +1588,19 @@ pub struct SolutionN {
 
 impl Solver {
     /// Loads the solver of an N-cube: the 4x4x4 or 5x5x5 solver's tables from
-    /// `dir`.
+    /// `dir`. The route's options are the defaults ([`Solver::load_with`]).
     pub fn load(n: usize, dir: &Path, quiet: bool) -> Result<Solver, SolveError> {
+        Solver::load_with(n, dir, quiet, &Options::default())
+    }
+
+    /// [`Solver::load`], the route through the inner cubes (up to
+    /// [`NESTED_MAX_N`]) built with `opts`.
+    pub fn load_with(
+        n: usize,
+        dir: &Path,
+        quiet: bool,
+        opts: &Options,
+    ) -> Result<Solver, SolveError> {
         if !(MIN_N..=MAX_N).contains(&n) {
             return Err(SolveError::Input(format!(
                 "the NxNxN solver takes {MIN_N}x{MIN_N}x{MIN_N} to {MAX_N}x{MAX_N}x{MAX_N}, not {n}x{n}x{n}"
@@ -1552,7 +1608,7 @@ impl Solver {
         }
         let reducer = Reducer::new(n);
         let small = if n <= NESTED_MAX_N {
-            let route = nested::Nested::new(n);
+            let route = nested::Nested::new(n, opts);
             let four = if route.needs_four() {
                 Some(Box::new(crate::cube4::Solver::load(dir, quiet)?))
             } else {

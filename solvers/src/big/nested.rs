@@ -38,7 +38,8 @@
 //! 7x7x7 goes through its own inner 5x5x5.
 
 use super::{
-    deepen_by, depth, marks, read_small, sequences, setup, Cand, Layout, Pick, Reducer, Setup,
+    deepen_by, depth, marks, read_small, sequences, setup, Cand, Layout, Options, Pick, Reducer,
+    Setup,
 };
 use crate::moves::simplify;
 use crate::{Hard, SolveError};
@@ -199,16 +200,18 @@ pub(super) struct Nested {
     /// How many of a step's best moves the block search looks one move
     /// past ([`Nested::look_ahead`]; 1: none, the plain greedy step).
     look: usize,
+    /// Where the route's trace goes ([`Options::trace`]).
+    trace: Option<fn(&str)>,
 }
 
 impl Nested {
-    /// The route of an N-cube, `n >= 6`.
-    pub(super) fn new(n: usize) -> Nested {
-        Nested::level(n, n)
+    /// The route of an N-cube, `n >= 6`, with `opts`.
+    pub(super) fn new(n: usize, opts: &Options) -> Nested {
+        Nested::level(n, n, opts)
     }
 
     /// The level of size `n` of the route of a `top`-cube.
-    fn level(n: usize, top: usize) -> Nested {
+    fn level(n: usize, top: usize, opts: &Options) -> Nested {
         debug_assert!(n >= 6);
         let r = Reducer::new(n);
         let cube = &r.cube;
@@ -276,15 +279,19 @@ impl Nested {
                 buckets,
             });
         }
-        let free = if std::env::var_os("NNN_NOFREE").is_some() {
-            Vec::new()
-        } else {
+        let free = if opts.free_moves {
             let t = Instant::now();
             let f = free_moves(&r.cube, &block);
-            if std::env::var_os("NNN_DEBUG").is_some() {
-                eprintln!("n {n}: {} free moves in {:?}", f.len(), t.elapsed());
+            if let Some(trace) = opts.trace {
+                trace(&format!(
+                    "n {n}: {} free moves in {:?}",
+                    f.len(),
+                    t.elapsed()
+                ));
             }
             f
+        } else {
+            Vec::new()
         };
         let (mut free_algs, mut free_pairs, mut free_blocks, mut free_into) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -314,7 +321,7 @@ impl Nested {
         let inner = match n - 2 {
             4 => Inner::Four,
             5 => Inner::Five,
-            m => Inner::Nested(Box::new(Nested::level(m, top))),
+            m => Inner::Nested(Box::new(Nested::level(m, top, opts))),
         };
         let mut inner_coords = vec![0];
         inner_coords.extend(2..n - 2);
@@ -345,15 +352,15 @@ impl Nested {
             block,
             blocks: blocks as usize,
             size: (n - 4) as u8,
-            min_tries: std::env::var(format!("NNN_TRIES_{n}"))
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(if n <= MANY_TRIES_MAX_N { MANY_TRIES } else { 1 }),
-            look: std::env::var(format!("NNN_LOOK_{n}"))
-                .ok()
-                .and_then(|v| v.parse().ok())
+            min_tries: Options::at(&opts.tries, n).unwrap_or(if n <= MANY_TRIES_MAX_N {
+                MANY_TRIES
+            } else {
+                1
+            }),
+            look: Options::at(&opts.look, n)
                 .unwrap_or(if top <= LOOK_MAX_N { LOOK } else { 1 })
                 .max(1),
+            trace: opts.trace,
             r,
         }
     }
@@ -419,8 +426,8 @@ impl Nested {
                 x.reduce(four, five, &mut s, deadline - share, hard)?
             }
         };
-        if std::env::var_os("NNN_DEBUG").is_some() {
-            eprintln!("n {n}: inner in {:?}", now.elapsed());
+        if let Some(trace) = self.trace {
+            trace(&format!("n {n}: inner in {:?}", now.elapsed()));
         }
         let inner: Vec<Move> = inner
             .into_iter()
@@ -445,12 +452,12 @@ impl Nested {
                 Err(e @ SolveError::OutOfTime(_)) => return Err(e),
                 Err(_) => continue,
             };
-            if std::env::var_os("NNN_DEBUG").is_some() {
-                eprintln!(
+            if let Some(trace) = self.trace {
+                trace(&format!(
                     "n {n} rot {k}: blocks {} in {:?}",
                     super::super::moves::obtm(&found),
                     t.elapsed()
-                );
+                ));
             }
             r.cube.apply_alg(&mut s, &super::inverse(&rot));
             let found = unrotate(&simplify(&super::outer_blocks(n, &found)), &rot);
@@ -1131,13 +1138,36 @@ mod tests {
             .collect()
     }
 
+    /// The options set each level's tries and look-ahead by its size (the
+    /// later of two entries; a look of 0 is 1) and the free moves; the
+    /// defaults are 8 tries and a look of 4 up to 10x10x10, with free moves.
+    #[test]
+    fn options_set_each_level() {
+        let inner = |x: &Nested| match &x.inner {
+            Inner::Nested(y) => (y.min_tries, y.look, y.free.is_empty()),
+            _ => panic!("no inner route"),
+        };
+        let opts = Options {
+            tries: vec![(8, 2), (6, 5), (8, 3)],
+            look: vec![(6, 0), (8, 2)],
+            free_moves: false,
+            trace: None,
+        };
+        let x = Nested::new(8, &opts);
+        assert_eq!((x.min_tries, x.look, x.free.is_empty()), (3, 2, true));
+        assert_eq!(inner(&x), (5, 1, true));
+        let x = Nested::new(8, &Options::default());
+        assert_eq!((x.min_tries, x.look, x.free.is_empty()), (8, 4, false));
+        assert_eq!(inner(&x), (8, 4, false));
+    }
+
     /// 24 blocks of N-4 facelets, each a row of the middle group next to
     /// the outer wings, one facelet of each orbit of depths (1, d) (two of
     /// an oblique orbit with its mirror), the orbits' facelets all blocks'.
     #[test]
     fn blocks_are_rows_of_the_middle() {
         for n in [6, 7, 8, 9] {
-            let x = Nested::new(n);
+            let x = Nested::new(n, &Options::default());
             assert_eq!((x.blocks, x.size as usize), (24, n - 4), "{n}");
             let mut sizes = vec![0; x.blocks];
             for (i, &b) in x.block.iter().enumerate() {
@@ -1165,7 +1195,7 @@ mod tests {
     /// their moves the same (what the block search relies on).
     #[test]
     fn orbits_of_a_kind_share_their_cycles() {
-        let x = Nested::new(10);
+        let x = Nested::new(10, &Options::default());
         let r = &x.r;
         let mut renamed = 0;
         let mut offset = 0;
@@ -1309,7 +1339,7 @@ mod tests {
     /// stays reduced throughout (the cycles and kept setups leave it so).
     #[test]
     fn random_blocks_form() {
-        let mut x = Nested::new(8);
+        let mut x = Nested::new(8, &Options::default());
         let total: usize = x.groups.iter().map(|g| x.kinds[g.kind].cands.len()).sum();
         let mut rng = 12345u64;
         // Twice as greedy steps, once looking past each step's 4 best.
@@ -1342,7 +1372,7 @@ mod tests {
     #[test]
     fn steps_skip_nothing_better() {
         let n = 7;
-        let x = Nested::new(n);
+        let x = Nested::new(n, &Options::default());
         let cube = &x.r.cube;
         // Every move's pairs and cost, by index (cycles, then free moves).
         let mut moves: Vec<(Vec<[u16; 2]>, u32)> = vec![(Vec::new(), 0); x.cycles];
@@ -1441,7 +1471,7 @@ mod tests {
     #[test]
     fn free_moves_keep_the_inner_cube() {
         for n in [6, 7, 8] {
-            let x = Nested::new(n);
+            let x = Nested::new(n, &Options::default());
             let cube = &x.r.cube;
             assert!(x.free.len() > 1000, "{n}: {}", x.free.len());
             let inner: Vec<usize> = (0..cube.facelets())

@@ -90,6 +90,9 @@ pub struct Options {
     /// Time the 3x3x3 finishes may take in all once the budget is spent
     /// (at least one finish runs).
     pub finish_time: Duration,
+    /// Called with a line on each stage (its roots, bounds, solutions, time
+    /// and nodes) as the reduction runs; none by default.
+    pub trace: Option<fn(&str)>,
 }
 
 impl Default for Options {
@@ -114,6 +117,7 @@ impl Default for Options {
             stage5_candidates: 8,
             finish_min: Duration::from_millis(20),
             finish_time: Duration::from_millis(100),
+            trace: None,
         }
     }
 }
@@ -179,12 +183,22 @@ impl Solver {
     }
 
     /// Stage 1 on all three axes: up to `want` chains, shortest first.
-    fn stage1(&self, state: &[u8], want: usize, clock: Clock) -> Vec<Chain> {
+    fn stage1(
+        &self,
+        state: &[u8],
+        want: usize,
+        clock: Clock,
+        trace: Option<fn(&str)>,
+    ) -> Vec<Chain> {
         let rotations = axis_rotations();
         let t0 = Instant::now();
         let found = self.ud.solve(state, 3, want, clock);
-        if std::env::var("CUBE5_DEBUG").is_ok() {
-            eprintln!("centres-ud: found {} in {:?}", found.len(), t0.elapsed());
+        if let Some(trace) = trace {
+            trace(&format!(
+                "centres-ud: found {} in {:?}",
+                found.len(),
+                t0.elapsed()
+            ));
         }
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
@@ -214,6 +228,7 @@ impl Solver {
         policy: &Policy,
         max_roots: usize,
         clock: Clock,
+        trace: Option<fn(&str)>,
     ) -> Result<Vec<Chain>, SolveError> {
         let (moves, name) = (stage.moves(), stage.name());
         let mut roots = Vec::new();
@@ -237,10 +252,10 @@ impl Solver {
         let owner: Vec<(usize, u16)> = order.iter().map(|&k| owner[k]).collect();
         let t0 = Instant::now();
         let found = deepen(stage, &roots, policy, clock);
-        if std::env::var("CUBE5_DEBUG").is_ok() {
+        if let Some(trace) = trace {
             let mut lows: Vec<usize> = roots.iter().map(|r| r.lower - r.before).collect();
             lows.sort_unstable();
-            eprintln!(
+            trace(&format!(
                 "{name}: {} roots, bounds {:?}.., found {} in {:?} ({} nodes), lens {:?}",
                 roots.len(),
                 &lows[..lows.len().min(8)],
@@ -253,7 +268,7 @@ impl Solver {
                     .map(|f| roots[f.root].before + f.path.len())
                     .take(8)
                     .collect::<Vec<_>>()
-            );
+            ));
         }
         if found.found.is_empty() {
             return Err(if found.expired {
@@ -302,7 +317,7 @@ impl Solver {
             soft: Instant::now() + opts.time_budget * opts.stage1_share as u32 / 8,
             hard: clock.hard,
         };
-        let chains = self.stage1(state, opts.stage1_candidates, stage1_clock);
+        let chains = self.stage1(state, opts.stage1_candidates, stage1_clock, opts.trace);
         if chains.is_empty() {
             return Err(SolveError::OutOfTime("centres-ud".into()));
         }
@@ -311,8 +326,16 @@ impl Solver {
             opts.stage2_level_nodes,
             opts.stage2_grace,
         );
-        let chains = self.next_stage(&self.sides, &chains, &policy, usize::MAX, clock)?;
-        self.next_stage(&self.split, &chains, &policy, opts.split_roots, clock)
+        let chains =
+            self.next_stage(&self.sides, &chains, &policy, usize::MAX, clock, opts.trace)?;
+        self.next_stage(
+            &self.split,
+            &chains,
+            &policy,
+            opts.split_roots,
+            clock,
+            opts.trace,
+        )
     }
 
     /// Stages 1 to 5 of a checked state: chains in their frames, each
@@ -334,6 +357,7 @@ impl Solver {
             ),
             opts.stage4_roots,
             clock,
+            opts.trace,
         )?;
         self.next_stage(
             &Weighted(&self.last8, 1, opts.last_weight),
@@ -345,6 +369,7 @@ impl Solver {
             ),
             usize::MAX,
             clock,
+            opts.trace,
         )
     }
 
