@@ -1222,15 +1222,10 @@ fn sharded_tables_are_one_table_to_every_command() {
     assert_eq!(crate::common::file_names(&target), ["4x4x4-lr-stage.tbl"]);
 }
 
-/// `verify --all` checks a table in both forms when both are there (one
-/// file and shards), fails on a damaged form even when commands would read
-/// the other, and reports shard files that no index lists: a failure when
-/// the table is not whole as one file, else a warning. The same table whole
-/// in both forms is a warning; two different tables under one id a failure.
-#[test]
-fn verify_all_checks_both_forms_and_orphan_shards() {
-    let dir = tempfile::tempdir().unwrap();
-    let tables = dir.path().join("tables");
+/// `4x4x4-lr-stage` written as two shards and an index in `DIR/tables`;
+/// returns that directory and the table's committed one-file form.
+fn sharded_lr_stage(dir: &std::path::Path) -> (std::path::PathBuf, Vec<u8>) {
+    let tables = dir.join("tables");
     std::fs::create_dir(&tables).unwrap();
     let good = committed_lr_stage();
     let def = tablegen::catalog::find("4x4x4-lr-stage").unwrap();
@@ -1240,6 +1235,18 @@ fn verify_all_checks_both_forms_and_orphan_shards() {
         w,
         tablegen::artifact::Written::Shards { shards: 2, .. }
     ));
+    (tables, good)
+}
+
+/// `verify --all` checks a table in both forms when both are there (one
+/// file and shards), fails on a damaged form even when commands would read
+/// the other, and reports shard files that no index lists: a failure when
+/// the table is not whole as one file, else a warning. The same table whole
+/// in both forms is a warning; two different tables under one id a failure.
+#[test]
+fn verify_all_checks_both_forms_and_orphan_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tables, good) = sharded_lr_stage(dir.path());
     let file = tables.join("4x4x4-lr-stage.tbl");
     let index = tables.join("4x4x4-lr-stage.shards.json");
     let shard = tables.join("4x4x4-lr-stage.001-of-002.tbl");
@@ -1328,12 +1335,7 @@ fn verify_all_checks_both_forms_and_orphan_shards() {
 #[test]
 fn a_shard_linked_out_of_the_table_directory_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let tables = dir.path().join("tables");
-    std::fs::create_dir(&tables).unwrap();
-    let good = committed_lr_stage();
-    let def = tablegen::catalog::find("4x4x4-lr-stage").unwrap();
-    let out = tablegen::catalog::build(&def, &tablegen::progress::Progress::hidden()).unwrap();
-    tablegen::artifact::write(&def, &out, &tables, good.len() as u64 * 2 / 3).unwrap();
+    let (tables, _) = sharded_lr_stage(dir.path());
     let secret = dir.path().join("passwd");
     std::fs::write(&secret, "root:x:0:0:root:/root:/bin/bash\n").unwrap();
     let shard = tables.join("4x4x4-lr-stage.001-of-002.tbl");

@@ -114,8 +114,8 @@ impl Reducer {
                                     }
                                     let mut moves = a.clone();
                                     moves.extend(&b);
-                                    moves.extend(inverse(&a));
-                                    moves.extend(inverse(&b));
+                                    moves.extend(invert_alg(&a));
+                                    moves.extend(invert_alg(&b));
                                     let pairs = moved(&track(&self.cube, &moves));
                                     if !pairs.is_empty()
                                         && pairs

@@ -15,7 +15,7 @@
 //! same place in its group's innermost layer (the *representative*), the
 //! cube turns as the smaller cube made of the representatives, with `Rw` of
 //! the small cube the N-cube's `mRw`: the small cube's solution, its block
-//! turns deepened, solves the N-cube.
+//! turns lifted onto its layers, solves the N-cube.
 //!
 //! The reduction places every facelet that is not a representative, wings
 //! first (`docs/nnn.md`):
@@ -49,7 +49,6 @@
 //! is checked on the facelet model before it is returned.
 
 mod bars;
-pub mod centres;
 mod nested;
 
 use crate::moves::simplify;
@@ -60,7 +59,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use tablegen::cube::{rotations24, unrotate, CubeN};
-use tablegen::notation::{Face, Move, MoveKind};
+use tablegen::notation::{invert_alg, Face, Move, MoveKind};
 use tablegen::orbits::Orbits;
 
 /// The most facelets a cycle moves in its orbit (two 3-cycles).
@@ -232,10 +231,6 @@ fn sequences(turns: &[Move]) -> Vec<Vec<Move>> {
         }
     }
     seqs
-}
-
-fn inverse(moves: &[Move]) -> Vec<Move> {
-    moves.iter().rev().map(|m| m.inverse()).collect()
 }
 
 /// A cycle's cost in outer block turns: an inner layer two, a block one.
@@ -421,7 +416,7 @@ fn wing_beam(
 /// A setup: the moves and where their inverse sends each facelet; `kept`
 /// when the setup is not undone after its cycle.
 fn setup(cube: &CubeN, s: Vec<Move>, kept: bool) -> Setup {
-    let t = track(cube, &inverse(&s));
+    let t = track(cube, &invert_alg(&s));
     let mut dest = vec![0u32; t.len()];
     for (j, &src) in t.iter().enumerate() {
         dest[src as usize] = j as u32;
@@ -436,7 +431,7 @@ fn setup(cube: &CubeN, s: Vec<Move>, kept: bool) -> Setup {
 /// Keeps each effect once, and each sequence's inverse too.
 fn add_with_inverse(out: &mut Vec<Base>, seen: &mut HashSet<Vec<(u16, u16)>>, b: Base) {
     let inv = Base {
-        moves: inverse(&b.moves),
+        moves: invert_alg(&b.moves),
         pairs: b.pairs.iter().map(|&(f, t)| (t, f)).collect(),
     };
     for x in [b, inv] {
@@ -486,7 +481,7 @@ fn centre_bases(n: usize, layers: &[usize], wanted: impl Fn(usize, usize) -> boo
                                 let mut moves = vec![a];
                                 moves.extend(&b);
                                 moves.push(a.inverse());
-                                moves.extend(inverse(&b));
+                                moves.extend(invert_alg(&b));
                                 let pairs = moved(&track(&cube, &moves));
                                 let ok = (pairs.len() == 3 || pairs.len() == 6)
                                     && pairs.iter().all(|&(f, _)| {
@@ -546,7 +541,7 @@ fn wing_bases() -> Vec<Base> {
                                     let mut moves = vec![a];
                                     moves.extend(&w);
                                     moves.push(a.inverse());
-                                    moves.extend(inverse(&w));
+                                    moves.extend(invert_alg(&w));
                                     let all = moved(&track(&cube, &moves));
                                     let pairs: Vec<(u16, u16)> =
                                         all.iter().copied().filter(|&(f, _)| wing(f)).collect();
@@ -799,7 +794,7 @@ fn read_small(n: usize, state: &[u8], coords: &[usize]) -> Vec<u8> {
 
 /// A turn of a smaller cube whose layer `i` is the N-cube's layers up to
 /// `last[i]` (from the previous one's next) as turns of the N-cube.
-fn deepen_by(last: &[u8], m: Move) -> Vec<Move> {
+fn lift_by(last: &[u8], m: Move) -> Vec<Move> {
     match m.kind {
         MoveKind::Block(d) => vec![Move::block(m.face, last[d as usize - 1] + 1, m.turns)],
         MoveKind::Slice(d) => vec![
@@ -905,14 +900,14 @@ impl Reducer {
     /// A turn of the small cube as turns of the N-cube: block depth `d` is
     /// the small cube's layers `0..d`, the N-cube's up to the last layer of
     /// group `d - 1`.
-    pub fn deepen(&self, m: Move) -> Vec<Move> {
+    pub fn lift(&self, m: Move) -> Vec<Move> {
         let (n, h) = (self.n, self.n / 2);
         let last: Vec<u8> = if n % 2 == 0 {
             vec![0, h as u8 - 1, n as u8 - 2, n as u8 - 1]
         } else {
             vec![0, h as u8 - 1, h as u8, n as u8 - 2, n as u8 - 1]
         };
-        deepen_by(&last, m)
+        lift_by(&last, m)
     }
 
     /// The colour each facelet must show: its representative's.
@@ -1071,7 +1066,7 @@ impl Reducer {
                 }),
         );
         if !setup.kept {
-            out.extend(inverse(&setup.moves));
+            out.extend(invert_alg(&setup.moves));
         }
         out
     }
@@ -1208,7 +1203,7 @@ impl Reducer {
         }
         let (_, mut s, r, red) =
             best.ok_or_else(|| SolveError::Internal("no orientation".into()))?;
-        self.cube.apply_alg(&mut s, &inverse(r));
+        self.cube.apply_alg(&mut s, &invert_alg(r));
         *state = s;
         Ok(red)
     }
@@ -1668,18 +1663,17 @@ impl Solver {
         let deadline = start + (budget - small_share);
         let through = match &self.small {
             Small::Nested(four, five, route) => {
-                match route.to_five(four.as_deref(), five, &mut s, deadline, hard) {
-                    Ok((inner, centres)) => Some(Reduction {
+                match route.to_five(four.as_deref(), five, &mut s, deadline, hard)? {
+                    nested::Route::Reduced { inner, blocks } => Some(Reduction {
                         wings: inner,
-                        centres,
+                        centres: blocks,
                     }),
                     // The blocks' greedy search stalled from every
                     // orientation: the orbit-by-orbit reduction instead.
-                    Err(SolveError::Internal(_)) => {
+                    nested::Route::Stalled => {
                         s = state.to_vec();
                         None
                     }
-                    Err(e) => return Err(e),
                 }
             }
             _ => None,
@@ -1709,7 +1703,7 @@ impl Solver {
             Small::Nested(_, solver, route) if nested => {
                 let (moves, phases) = five(solver, &route.outer5(&s))?;
                 (
-                    moves.into_iter().flat_map(|m| route.deepen5(m)).collect(),
+                    moves.into_iter().flat_map(|m| route.lift5(m)).collect(),
                     phases,
                 )
             }
@@ -1717,12 +1711,12 @@ impl Solver {
                 let sol = four
                     .ok_or_else(missing)?
                     .solve(&r.small_state(&s), four_opts)?;
-                let deep = sol.moves.iter().flat_map(|&m| r.deepen(m)).collect();
+                let deep = sol.moves.iter().flat_map(|&m| r.lift(m)).collect();
                 (deep, sol.phases)
             }
             _ => {
                 let (moves, phases) = five(five_solver.ok_or_else(missing)?, &r.small_state(&s))?;
-                (moves.iter().flat_map(|&m| r.deepen(m)).collect(), phases)
+                (moves.iter().flat_map(|&m| r.lift(m)).collect(), phases)
             }
         };
         let mut all: Vec<Move> = Vec::new();
@@ -1886,7 +1880,7 @@ mod tests {
                     let mut moves = r.cand_moves(c, &lay, setups);
                     let setup = &setups[c.setup as usize];
                     if setup.kept {
-                        moves.extend(inverse(&setup.moves));
+                        moves.extend(invert_alg(&setup.moves));
                     }
                     let t = track(&r.cube, &moves);
                     let mut got: Vec<(u32, u32)> = moved(&t)
@@ -1955,10 +1949,10 @@ mod tests {
     fn kept_setups_keep_what_is_finished() {
         for n in [6, 7, 8, 9] {
             let r = Reducer::new(n);
-            // A reduced cube that is not solved: small-cube turns, deepened.
+            // A reduced cube that is not solved: small-cube turns, lifted.
             let mut s = r.cube.solved();
             for m in tablegen::notation::parse_alg("Rw U2 F' 2Rw' L B Uw2 D' Fw").unwrap() {
-                for d in r.deepen(m) {
+                for d in r.lift(m) {
                     r.cube.apply(&mut s, d);
                 }
             }

@@ -38,14 +38,14 @@
 //! 7x7x7 goes through its own inner 5x5x5.
 
 use super::{
-    deepen_by, depth, marks, read_small, sequences, setup, Cand, Layout, Options, Pick, Reducer,
+    depth, lift_by, marks, read_small, sequences, setup, Cand, Layout, Options, Pick, Reducer,
     Setup,
 };
 use crate::moves::simplify;
 use crate::{Hard, SolveError};
 use std::time::{Duration, Instant};
 use tablegen::cube::{rotations24, unrotate};
-use tablegen::notation::{Face, Move};
+use tablegen::notation::{invert_alg, Face, Move};
 
 /// The colours of a cube.
 const COLOURS: usize = 6;
@@ -202,6 +202,20 @@ pub(super) struct Nested {
     look: usize,
     /// Where the route's trace goes ([`Options::trace`]).
     trace: Option<fn(&str)>,
+}
+
+/// What the nested route made of a cube.
+pub(super) enum Route {
+    /// The inner cube reduced and the blocks formed: the moves of each, as
+    /// outer block turns of the N-cube.
+    Reduced {
+        /// The inner cube's reduction.
+        inner: Vec<Move>,
+        /// The blocks' moves.
+        blocks: Vec<Move>,
+    },
+    /// The blocks' greedy search stalled from every orientation tried.
+    Stalled,
 }
 
 impl Nested {
@@ -394,14 +408,16 @@ impl Nested {
     }
 
     /// A turn of the 5x5x5 as N-cube turns.
-    pub(super) fn deepen5(&self, m: Move) -> Vec<Move> {
-        deepen_by(&self.outer_last, m)
+    pub(super) fn lift5(&self, m: Move) -> Vec<Move> {
+        lift_by(&self.outer_last, m)
     }
 
     /// Reduces `state` to its 5x5x5: the inner cube's reduction, then the
     /// blocks (from as many orientations as there is time for by
     /// `deadline`, at least one, the shortest kept). Returns the two parts
-    /// as outer block turns of the N-cube as it is.
+    /// as outer block turns of the N-cube as it is, or [`Route::Stalled`]
+    /// if the blocks' greedy search stalled from every orientation tried,
+    /// here or at an inner level (`state` is then to be dropped).
     pub(super) fn to_five(
         &self,
         four: Option<&crate::cube4::Solver>,
@@ -409,7 +425,7 @@ impl Nested {
         state: &mut Vec<u8>,
         deadline: Instant,
         hard: Hard,
-    ) -> Result<(Vec<Move>, Vec<Move>), SolveError> {
+    ) -> Result<Route, SolveError> {
         let (n, r) = (self.n(), &self.r);
         let now = Instant::now();
         // Each level's blocks get an even share of the time.
@@ -423,7 +439,10 @@ impl Nested {
             Inner::Five => five.reduce(&small, five_opts)?,
             Inner::Nested(x) => {
                 let mut s = small;
-                x.reduce(four, five, &mut s, deadline - share, hard)?
+                match x.reduce(four, five, &mut s, deadline - share, hard)? {
+                    Some(moves) => moves,
+                    None => return Ok(Route::Stalled),
+                }
             }
         };
         if let Some(trace) = self.trace {
@@ -431,7 +450,7 @@ impl Nested {
         }
         let inner: Vec<Move> = inner
             .into_iter()
-            .flat_map(|m| deepen_by(&self.inner_last, m))
+            .flat_map(|m| lift_by(&self.inner_last, m))
             .collect();
         let inner = simplify(&super::outer_blocks(n, &inner));
         r.cube.apply_alg(state, &inner);
@@ -447,10 +466,8 @@ impl Nested {
             // A greedy search can stall (every block near one colour, but
             // more blocks wanting a colour than it has): another
             // orientation takes another path.
-            let found = match self.make_blocks(&mut s, hard) {
-                Ok(found) => found,
-                Err(e @ SolveError::OutOfTime(_)) => return Err(e),
-                Err(_) => continue,
+            let Some(found) = self.make_blocks(&mut s, hard)? else {
+                continue;
             };
             if let Some(trace) = self.trace {
                 trace(&format!(
@@ -459,7 +476,7 @@ impl Nested {
                     t.elapsed()
                 ));
             }
-            r.cube.apply_alg(&mut s, &super::inverse(&rot));
+            r.cube.apply_alg(&mut s, &invert_alg(&rot));
             let found = unrotate(&simplify(&super::outer_blocks(n, &found)), &rot);
             let len = simplify(&[&inner[..], &found[..]].concat()).len();
             if best.as_ref().is_none_or(|b| len < b.0) {
@@ -467,17 +484,19 @@ impl Nested {
             }
             longest = longest.max(t.elapsed());
         }
-        let (_, s, blocks) =
-            best.ok_or_else(|| SolveError::Internal("the blocks did not form".into()))?;
+        let Some((_, s, blocks)) = best else {
+            return Ok(Route::Stalled);
+        };
         if !self.blocks_done(&s) {
             return Err(SolveError::Internal("a block is not one colour".into()));
         }
         *state = s;
-        Ok((inner, blocks))
+        Ok(Route::Reduced { inner, blocks })
     }
 
     /// Reduces `state` to a 3x3x3 with no parity: [`Nested::to_five`], then
-    /// the 5x5x5's reduction. Returns outer block turns of the N-cube.
+    /// the 5x5x5's reduction. Returns outer block turns of the N-cube, or
+    /// `None` if the blocks stalled.
     fn reduce(
         &self,
         four: Option<&crate::cube4::Solver>,
@@ -485,13 +504,16 @@ impl Nested {
         state: &mut Vec<u8>,
         deadline: Instant,
         hard: Hard,
-    ) -> Result<Vec<Move>, SolveError> {
-        let (inner, blocks) = self.to_five(four, five, state, deadline, hard)?;
+    ) -> Result<Option<Vec<Move>>, SolveError> {
+        let Route::Reduced { inner, blocks } = self.to_five(four, five, state, deadline, hard)?
+        else {
+            return Ok(None);
+        };
         let last = five.reduce(&self.outer5(state), super::small_options(None, hard).1)?;
-        let last: Vec<Move> = last.into_iter().flat_map(|m| self.deepen5(m)).collect();
+        let last: Vec<Move> = last.into_iter().flat_map(|m| self.lift5(m)).collect();
         let last = simplify(&super::outer_blocks(self.n(), &last));
         self.r.cube.apply_alg(state, &last);
-        Ok(simplify(&[inner, blocks, last].concat()))
+        Ok(Some(simplify(&[inner, blocks, last].concat())))
     }
 
     /// Each block's colour counts.
@@ -516,8 +538,9 @@ impl Nested {
     /// blocks wanting a colour than it has), the blocks are given colours,
     /// 4 to a colour, as many facelets in place as can be ([`assignment`],
     /// made anew each step), and the search goes on counting facelets
-    /// against those.
-    fn make_blocks(&self, state: &mut [u8], hard: Hard) -> Result<Vec<Move>, SolveError> {
+    /// against those. `None`: the search stalled (no cycle adds a facelet
+    /// even against an assignment, or too many steps).
+    fn make_blocks(&self, state: &mut [u8], hard: Hard) -> Result<Option<Vec<Move>>, SolveError> {
         let mut moves = Vec::new();
         let look = self.look;
         let fresh = || Pick {
@@ -538,7 +561,7 @@ impl Nested {
                 None => self.step(state, &mut pick, assign),
             };
             if missing == 0 {
-                return Ok(moves);
+                return Ok(Some(moves));
             }
             // No cycle adds a facelet to a commonest colour: from here on
             // against an assignment (where a cycle adds again).
@@ -547,8 +570,9 @@ impl Nested {
                 pick = fresh();
                 continue;
             }
-            let mut i =
-                choice.ok_or_else(|| SolveError::Internal("no cycle adds to a block".into()))?;
+            let Some(mut i) = choice else {
+                return Ok(None);
+            };
             let top = std::mem::take(&mut pick.top);
             if top.len() > 1 {
                 (i, ahead) = self.look_ahead(state, &top, assign);
@@ -557,7 +581,7 @@ impl Nested {
             self.r.cube.apply_alg(state, &seq);
             moves.extend(seq);
         }
-        Err(SolveError::Internal("the blocks did not form".into()))
+        Ok(None)
     }
 
     /// Of a step's best moves `top` (gain, cost, index, rank; best first),
@@ -1055,7 +1079,7 @@ fn free_moves(cube: &tablegen::cube::CubeN, block: &[u32]) -> Vec<Free> {
                 }
                 let mut moves = s.clone();
                 moves.push(*y);
-                let undo = super::inverse(&s);
+                let undo = invert_alg(&s);
                 moves.extend_from_slice(&undo[..undo.len() - usize::from(keep)]);
                 let mut blocks: Vec<u32> = Vec::new();
                 let slot = (pairs.iter())
@@ -1355,7 +1379,7 @@ mod tests {
             }
             assert!(middle_reduced(8, &start) && !x.blocks_done(&start));
             let mut s = start.clone();
-            let moves = x.make_blocks(&mut s, Hard::never()).unwrap();
+            let moves = x.make_blocks(&mut s, Hard::never()).unwrap().unwrap();
             assert!(x.blocks_done(&s) && middle_reduced(8, &s));
             let mut replay = start.clone();
             cube.apply_alg(&mut replay, &moves);
