@@ -9,7 +9,7 @@
 use crate::corners::read_corners;
 use crate::cube::CubeN;
 use crate::notation::{Face, Move};
-use crate::perm::{perm_rank, perm_unrank};
+use crate::perm::{choose, perm_rank, perm_unrank};
 use crate::validate::{orient_centres, read_edges};
 use std::sync::OnceLock;
 
@@ -256,7 +256,7 @@ fn comb_rank(marked: impl DoubleEndedIterator<Item = bool> + ExactSizeIterator) 
         if m {
             k -= 1;
         } else if k >= 0 {
-            r += binom(slot as u16, k as u16);
+            r += choose(slot as u64, k as u64) as u16;
         }
         if k < 0 {
             break;
@@ -274,7 +274,7 @@ fn comb_unrank<const N: usize>(r: u16) -> [bool; N] {
         if k < 0 {
             break;
         }
-        let b = binom(slot as u16, k as u16);
+        let b = choose(slot as u64, k as u64) as u16;
         if r >= b {
             r -= b;
         } else {
@@ -298,17 +298,6 @@ fn fill_comb(pieces: &mut [u8], marked: &[bool], first: u8) {
             next_other += 1;
         }
     }
-}
-
-fn binom(n: u16, k: u16) -> u16 {
-    if k > n {
-        return 0;
-    }
-    let mut r = 1u32;
-    for i in 0..k as u32 {
-        r = r * (n as u32 - i) / (i + 1);
-    }
-    r as u16
 }
 
 /// The 18 face moves as cubie cubes, read off the facelet model once.

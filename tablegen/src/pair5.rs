@@ -19,7 +19,7 @@
 use crate::bfs::Space;
 use crate::cube5::Tredges;
 use crate::notation::{Face, Move};
-use crate::perm::{is_odd, perm_rank, perm_unrank};
+use crate::perm::{choose, is_odd, perm_rank, perm_unrank};
 
 /// C(12,4): sets of four midge slots.
 pub const E_SETS: u64 = 495;
@@ -44,31 +44,6 @@ pub fn last8_moves() -> Vec<Move> {
         moves.push(Move::block(f, 2, 2));
     }
     moves
-}
-
-/// C(n, k) for n < 16, k < 5.
-const BINOM: [[u64; 5]; 16] = {
-    let mut t = [[0u64; 5]; 16];
-    let mut n = 0;
-    while n < 16 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k < 5 && k <= n {
-            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
-#[inline]
-fn choose(n: u64, k: u64) -> u64 {
-    if n < 16 && k < 5 {
-        BINOM[n as usize][k as usize]
-    } else {
-        (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
-    }
 }
 
 /// Four tredges of the E-slice stage: their midges' slots (ascending) and

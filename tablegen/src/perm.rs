@@ -159,9 +159,49 @@ pub fn unrank12(mut r: u64) -> [u8; 12] {
     out
 }
 
+/// C(n, k) for n < 16, k < 5 (the common case of the coordinates' ranks).
+const BINOM: [[u64; 5]; 16] = {
+    let mut t = [[0u64; 5]; 16];
+    let mut n = 0;
+    while n < 16 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k < 5 && k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The binomial coefficient C(n, k) (0 when k > n).
+#[inline]
+pub fn choose(n: u64, k: u64) -> u64 {
+    if k > n {
+        0
+    } else if n < 16 && k < 5 {
+        BINOM[n as usize][k as usize]
+    } else {
+        (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `choose` against Pascal's triangle, made by additions.
+    #[test]
+    fn choose_is_pascals_triangle() {
+        let t = crate::projection::binomials(30);
+        for n in 0..=30u64 {
+            for k in 0..=32u64 {
+                let want = if k <= n { t[n as usize][k as usize] } else { 0 };
+                assert_eq!(choose(n, k), want, "C({n}, {k})");
+            }
+        }
+    }
 
     #[test]
     fn perm_round_trip() {
