@@ -1,0 +1,817 @@
+//! The orbit-by-orbit reduction of an N-cube to its small cube: wings
+//! innermost first, then centres (see the module documentation of `big`).
+
+use super::*;
+
+/// The reduction of one size N (6 and up) to its small cube: every facelet
+/// made its representative's colour.
+pub struct Reducer {
+    pub(super) n: usize,
+    pub(super) cube: CubeN,
+    pub(super) orbits: Orbits,
+    /// Setups of none, one or two turns of the small cube (its faces and
+    /// its `Rw`), each with where its inverse sends every facelet; kept. The
+    /// single turns come first (`small_one_turn` of them, with none).
+    pub(super) small_setups: Vec<Setup>,
+    pub(super) small_one_turn: usize,
+    /// The centre orbits that are not representatives, by their two depths
+    /// (an oblique orbit with its mirror, whose cycles share layers).
+    pub(super) groups: Vec<(Depths, Vec<usize>)>,
+    /// The cycles of each kind of centre group, made once (see
+    /// [`Reducer::kind_candidates`]).
+    pub(super) kind_cands: [OnceLock<(usize, Vec<Cand>)>; 3],
+    /// The bar cycles (up to [`bars::BAR_MAX_N`]), made once.
+    pub(super) bars: OnceLock<bars::Bars>,
+}
+
+/// The cube of `coords.len()` layers read off an N-cube state at the given
+/// rows and columns.
+pub(super) fn read_small(n: usize, state: &[u8], coords: &[usize]) -> Vec<u8> {
+    let k = coords.len();
+    (0..6 * k * k)
+        .map(|i| {
+            let (f, r, c) = (i / (k * k), (i / k) % k, i % k);
+            state[(f * n + coords[r]) * n + coords[c]]
+        })
+        .collect()
+}
+
+/// A turn of a smaller cube whose layer `i` is the N-cube's layers up to
+/// `last[i]` (from the previous one's next) as turns of the N-cube.
+pub(super) fn lift_by(last: &[u8], m: Move) -> Vec<Move> {
+    match m.kind {
+        MoveKind::Block(d) => vec![Move::block(m.face, last[d as usize - 1] + 1, m.turns)],
+        MoveKind::Slice(d) => vec![
+            Move::block(m.face, last[d as usize - 1] + 1, m.turns),
+            Move::block(m.face, last[d as usize - 2] + 1, 4 - m.turns),
+        ],
+        MoveKind::Rotation => vec![m],
+    }
+}
+
+/// A centre orbit's two depths, the smaller first.
+pub(super) type Depths = (usize, usize);
+
+/// The reduction's moves, by part (inner layers as [`MoveKind::Slice`]).
+#[derive(Clone, Debug, Default)]
+pub struct Reduction {
+    /// Wing pairing, first.
+    pub wings: Vec<Move>,
+    /// Centre 3-cycles, then.
+    pub centres: Vec<Move>,
+}
+
+impl Reducer {
+    /// The reducer of an N-cube, `MIN_N <= n <= MAX_N`.
+    pub fn new(n: usize) -> Reducer {
+        let cube = CubeN::new(n);
+        // The small cube's turns: its faces, and its `Rw` (the N-cube's
+        // `hRw`; the small `3Rw` of odd N is `Lw'` turned, and so are the
+        // even N's `hLw` and `hRw'`: the whole-cube turn changes nothing
+        // a setup does, so the opposite face's block stands for it).
+        let small: Vec<Move> = Face::ALL
+            .iter()
+            .flat_map(|&f| {
+                (1..=3u8).flat_map(move |t| [Move::face(f, t), Move::block(f, (n / 2) as u8, t)])
+            })
+            .collect();
+        let small_setups: Vec<Setup> = sequences(&small)
+            .into_iter()
+            .map(|s| setup(&cube, s, true))
+            .collect();
+        let orbits = Orbits::new(&cube);
+        let mut r = Reducer {
+            n,
+            cube,
+            orbits,
+            small_setups,
+            small_one_turn: 1 + small.len(),
+            groups: Vec::new(),
+            kind_cands: Default::default(),
+            bars: OnceLock::new(),
+        };
+        let mut groups: Vec<(Depths, Vec<usize>)> = Vec::new();
+        for o in &r.orbits.centres {
+            let rep = o.iter().all(|&f| {
+                let (row, col) = ((f / n) % n, f % n);
+                r.rep(row) == row && r.rep(col) == col
+            });
+            if rep {
+                continue;
+            }
+            let (row, col) = ((o[0] / n) % n, o[0] % n);
+            let (a, b) = (depth(row, n), depth(col, n));
+            let key = (a.min(b), a.max(b));
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, u)) => u.extend(o),
+                None => groups.push((key, o.clone())),
+            }
+        }
+        r.groups = groups;
+        r
+    }
+
+    /// The representative of coordinate `x` (a row or column index): the
+    /// innermost coordinate of its group.
+    pub fn rep(&self, x: usize) -> usize {
+        let (n, h) = (self.n, self.n / 2);
+        if x == 0 || x == n - 1 {
+            x
+        } else if x < h {
+            h - 1
+        } else if x == h || n % 2 == 0 {
+            h
+        } else {
+            h + 1
+        }
+    }
+
+    /// The small cube's rows and columns on the N-cube, in order.
+    pub fn small_coords(&self) -> Vec<usize> {
+        let (n, h) = (self.n, self.n / 2);
+        if n % 2 == 0 {
+            vec![0, h - 1, h, n - 1]
+        } else {
+            vec![0, h - 1, h, h + 1, n - 1]
+        }
+    }
+
+    /// The small cube read off an N-cube state.
+    pub fn small_state(&self, state: &[u8]) -> Vec<u8> {
+        read_small(self.n, state, &self.small_coords())
+    }
+
+    /// A turn of the small cube as turns of the N-cube: block depth `d` is
+    /// the small cube's layers `0..d`, the N-cube's up to the last layer of
+    /// group `d - 1`.
+    pub fn lift(&self, m: Move) -> Vec<Move> {
+        let (n, h) = (self.n, self.n / 2);
+        let last: Vec<u8> = if n % 2 == 0 {
+            vec![0, h as u8 - 1, n as u8 - 2, n as u8 - 1]
+        } else {
+            vec![0, h as u8 - 1, h as u8, n as u8 - 2, n as u8 - 1]
+        };
+        lift_by(&last, m)
+    }
+
+    /// The colour each facelet must show: its representative's.
+    pub(super) fn target(&self, state: &[u8]) -> Vec<u8> {
+        let n = self.n;
+        (0..self.cube.facelets())
+            .map(|i| {
+                let (f, r, c) = (i / (n * n), (i / n) % n, i % n);
+                state[(f * n + self.rep(r)) * n + self.rep(c)]
+            })
+            .collect()
+    }
+
+    pub(super) fn layout(&self, first: usize, wing: bool) -> Layout {
+        let n = self.n;
+        let (r0, c0) = ((first / n) % n, first % n);
+        let none = usize::MAX;
+        if wing {
+            let a = depth(if r0 == 0 || r0 == n - 1 { c0 } else { r0 }, n);
+            return Layout {
+                size: 4,
+                map: vec![0, a, n - 1 - a, n - 1],
+                kind: 3,
+            };
+        }
+        let (a, b) = (depth(r0, n), depth(c0, n));
+        let (lo, hi) = (a.min(b), a.max(b));
+        if lo == hi {
+            Layout {
+                size: 5,
+                map: vec![0, lo, none, n - 1 - lo, n - 1],
+                kind: 0,
+            }
+        } else if n % 2 == 1 && hi == n / 2 {
+            Layout {
+                size: 7,
+                map: vec![0, lo, none, hi, none, n - 1 - lo, n - 1],
+                kind: 1,
+            }
+        } else {
+            Layout {
+                size: 8,
+                map: vec![0, lo, hi, none, none, n - 1 - hi, n - 1 - lo, n - 1],
+                kind: 2,
+            }
+        }
+    }
+
+    /// The turn of each setup next to its cycle, as a permutation (none
+    /// for the empty setup).
+    pub(super) fn next_turns(
+        &self,
+        setups: &[Setup],
+    ) -> Vec<Option<std::sync::Arc<tablegen::cube::Perm>>> {
+        setups
+            .iter()
+            .map(|x| x.moves.last().map(|&m| self.cube.perm(m)))
+            .collect()
+    }
+
+    /// The cycles of a centre orbit (given by its facelets) or a wing orbit
+    /// (its facelets, both of each wing), with every setup.
+    pub(super) fn candidates(
+        &self,
+        facelets: &[usize],
+        lay: &Layout,
+        lead: &[bool],
+        setups: &[Setup],
+    ) -> Vec<Cand> {
+        let n = self.n;
+        let k = lay.size;
+        let inside: HashSet<usize> = facelets.iter().copied().collect();
+        let carry = |f: u16| -> Option<u32> {
+            let f = f as usize;
+            let (face, r, c) = (f / (k * k), (f / k) % k, f % k);
+            let (r, c) = (lay.map[r], lay.map[c]);
+            (r < n && c < n).then(|| ((face * n + r) * n + c) as u32)
+        };
+        let mut out: Vec<Cand> = Vec::new();
+        // Keyed by a hash of the effect already: no second hash.
+        let mut index: HashMap<u64, usize, BuildHasherDefault<KeyHasher>> =
+            HashMap::with_capacity_and_hasher(1 << 16, Default::default());
+        let mut buf = [(0u32, 0u32); MAX_PAIRS];
+        let next_to = self.next_turns(setups);
+        for (bi, b) in bases(lay.kind).iter().enumerate() {
+            let pairs: Option<Vec<(u32, u32)>> = b
+                .pairs
+                .iter()
+                .map(|&(f, t)| Some((carry(f)?, carry(t)?)))
+                .collect();
+            let Some(pairs) = pairs else { continue };
+            if pairs.len() > MAX_PAIRS
+                || !pairs.iter().all(|&(f, _)| inside.contains(&(f as usize)))
+            {
+                continue;
+            }
+            let cost = base_cost(&b.moves);
+            for (
+                si,
+                Setup {
+                    moves: s,
+                    dest,
+                    kept,
+                },
+            ) in setups.iter().enumerate()
+            {
+                // A setup whose turn next to the cycle moves none of its
+                // facelets does what the setup without that turn does, at a
+                // higher cost.
+                if let Some(p) = &next_to[si] {
+                    if pairs.iter().all(|&(f, _)| p[f as usize] as u32 == f) {
+                        continue;
+                    }
+                }
+                let moved = &mut buf[..pairs.len()];
+                for (slot, &(f, t)) in moved.iter_mut().zip(&pairs) {
+                    *slot = (dest[f as usize], dest[t as usize]);
+                }
+                moved.sort_unstable();
+                let key = effect_key(moved.iter().copied());
+                let cost = cost + if *kept { 1 } else { 2 } * s.len() as u32;
+                let at = index.get(&key).copied();
+                if at.is_some_and(|i| out[i].cost <= cost) {
+                    continue;
+                }
+                // The units' first facelets first.
+                moved.sort_by_key(|&(f, _)| !lead[f as usize]);
+                let cand = Cand {
+                    base: bi as u32,
+                    setup: si as u32,
+                    cost,
+                    leads: moved.iter().filter(|&&(f, _)| lead[f as usize]).count() as u8,
+                    len: moved.len() as u8,
+                    moved: buf,
+                };
+                match at {
+                    Some(i) => out[i] = cand,
+                    None => {
+                        index.insert(key, out.len());
+                        out.push(cand);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The moves of a candidate on the N-cube.
+    pub(super) fn cand_moves(&self, c: &Cand, lay: &Layout, setups: &[Setup]) -> Vec<Move> {
+        let setup = &setups[c.setup as usize];
+        let mut out = setup.moves.clone();
+        out.extend(
+            bases(lay.kind)[c.base as usize]
+                .moves
+                .iter()
+                .map(|&m| match m.kind {
+                    MoveKind::Slice(d) => layer_turn(m.face, lay.map[d as usize - 1], m.turns),
+                    _ => m,
+                }),
+        );
+        if !setup.kept {
+            out.extend(invert_alg(&setup.moves));
+        }
+        out
+    }
+
+    /// Places the facelets of centre group `g` by greedy cycles behind
+    /// setups of up to two turns of the small cube; returns the moves and
+    /// updates `state` (the setups, kept, turn the small cube; every
+    /// finished facelet stays its representative's colour).
+    pub(super) fn place(
+        &self,
+        state: &mut [u8],
+        g: usize,
+        hard: Hard,
+    ) -> Result<Vec<Move>, SolveError> {
+        let facelets = &self.groups[g].1;
+        let lay = self.layout(facelets[0], false);
+        // The cycles of the first group of this kind, and where each of its
+        // facelets stands in this group.
+        let (canon, cands) = self.kind_candidates(lay.kind);
+        let at = self.relabel(canon, g);
+        let mut target = self.target(state);
+        let mut moves = Vec::new();
+        let mut pick = Pick::default();
+        for _ in 0..20 * facelets.len() {
+            if facelets.iter().all(|&f| state[f] == target[f]) {
+                return Ok(moves);
+            }
+            hard.check("centres")?;
+            let right =
+                |f: u32, t: u32| state[at[f as usize] as usize] == target[at[t as usize] as usize];
+            for (i, c) in cands.iter().enumerate() {
+                let mut gain = 0i32;
+                let mut touches = false;
+                for &(f, t) in &c.pairs()[..c.leads as usize] {
+                    let before = right(t, t);
+                    touches |= !before;
+                    gain += i32::from(right(f, t)) - i32::from(before);
+                }
+                pick.consider(i, gain, touches, c.cost);
+            }
+            let i = pick
+                .choose()
+                .ok_or_else(|| SolveError::Internal("no 3-cycle places another piece".into()))?;
+            let seq = self.cand_moves(&cands[i], &lay, &self.small_setups);
+            self.cube.apply_alg(state, &seq);
+            moves.extend(seq);
+            target = self.target(state);
+        }
+        Err(SolveError::Internal("an orbit did not come home".into()))
+    }
+
+    pub(super) fn wing_depth(&self, w: &[[usize; 2]]) -> usize {
+        let n = self.n;
+        let (r, c) = ((w[0][0] / n) % n, w[0][0] % n);
+        depth(if r == 0 || r == n - 1 { c } else { r }, n)
+    }
+
+    /// Reduces `state` in place to its small cube.
+    pub fn reduce(&self, state: &mut [u8]) -> Result<Reduction, SolveError> {
+        self.reduce_within(state, Hard::never())
+    }
+
+    /// [`Reducer::reduce`], given up at `hard`.
+    pub(super) fn reduce_within(
+        &self,
+        state: &mut [u8],
+        hard: Hard,
+    ) -> Result<Reduction, SolveError> {
+        Ok(Reduction {
+            wings: self.pair_all_wings(state, hard)?,
+            centres: self.place_centres(state, hard)?,
+        })
+    }
+
+    /// Pairs every wing orbit with its representatives', innermost first:
+    /// while the centres are still to do, turning the outer layers down to
+    /// the orbit's own is free.
+    pub(super) fn pair_all_wings(
+        &self,
+        state: &mut [u8],
+        hard: Hard,
+    ) -> Result<Vec<Move>, SolveError> {
+        let rep_depth = self.n / 2 - 1;
+        let mut wings: Vec<&Vec<[usize; 2]>> = self
+            .orbits
+            .wings
+            .iter()
+            .filter(|w| self.wing_depth(w) != rep_depth)
+            .collect();
+        wings.sort_by_key(|w| std::cmp::Reverse(self.wing_depth(w)));
+        let mut moves = Vec::new();
+        for w in wings {
+            moves.extend(self.pair_wings(state, w, hard)?);
+        }
+        Ok(moves)
+    }
+
+    /// Places every centre group (the wings paired).
+    pub(super) fn place_centres(
+        &self,
+        state: &mut [u8],
+        hard: Hard,
+    ) -> Result<Vec<Move>, SolveError> {
+        if self.n <= bars::BAR_MAX_N {
+            return self.place_joint(state, hard);
+        }
+        let mut moves = Vec::new();
+        for g in 0..self.groups.len() {
+            moves.extend(self.place(state, g, hard)?);
+        }
+        Ok(moves)
+    }
+
+    /// Reduces `state` from each of the given orientations (whole-cube
+    /// rotations; the solver gives all 24) in turn, keeping the shortest
+    /// reduction: the greedy searches see the faces in another order, take
+    /// other paths and leave other centres to place. After the first, a try starts only if
+    /// it would end by `deadline` (judged by the longest so far). Returns
+    /// the best's wing and centre moves as outer block turns of the cube as
+    /// it is, and leaves `state` reduced by them (in its own orientation:
+    /// the small cube's centres where its solver expects them).
+    pub(super) fn best_oriented(
+        &self,
+        state: &mut Vec<u8>,
+        rotations: &[Vec<Move>],
+        deadline: Instant,
+        hard: Hard,
+    ) -> Result<Reduction, SolveError> {
+        let mut best: Option<(usize, Vec<u8>, &[Move], Reduction)> = None;
+        // The longest try so far: no try starts that would end past the
+        // deadline.
+        let mut longest = Duration::ZERO;
+        for r in rotations {
+            let t = Instant::now();
+            if best.is_some() && t + longest > deadline {
+                break;
+            }
+            let mut s = state.clone();
+            self.cube.apply_alg(&mut s, r);
+            let found = self.reduce_within(&mut s, hard)?;
+            let part = |m: &[Move]| unrotate(&simplify(&outer_blocks(self.n, m)), r);
+            let red = Reduction {
+                wings: part(&found.wings),
+                centres: part(&found.centres),
+            };
+            let len = simplify(&[&red.wings[..], &red.centres[..]].concat()).len();
+            if best.as_ref().is_none_or(|b| len < b.0) {
+                best = Some((len, s, r, red));
+            }
+            longest = longest.max(t.elapsed());
+        }
+        let (_, mut s, r, red) =
+            best.ok_or_else(|| SolveError::Internal("no orientation".into()))?;
+        self.cube.apply_alg(&mut s, &invert_alg(r));
+        *state = s;
+        Ok(red)
+    }
+
+    /// The cycles of the first centre group of a kind (X-, T- or oblique
+    /// orbits) behind every setup, made once, with that group's index.
+    ///
+    /// Every group of a kind is the first one with its layers renamed: the
+    /// small cube's turns move each alike (a face turn turns every depth,
+    /// and the small cube's `Rw` holds every layer short of the middle), so
+    /// the first group's cycles, renamed, are each group's own (tested).
+    pub(super) fn kind_candidates(&self, kind: u8) -> (usize, &[Cand]) {
+        let (canon, cands) = self.kind_cands[kind as usize].get_or_init(|| {
+            let g = (0..self.groups.len())
+                .find(|&g| self.layout(self.groups[g].1[0], false).kind == kind)
+                .unwrap_or(0);
+            let facelets = &self.groups[g].1;
+            let lay = self.layout(facelets[0], false);
+            let lead = marks(self.cube.facelets(), facelets.iter().copied());
+            (
+                g,
+                self.candidates(facelets, &lay, &lead, &self.small_setups),
+            )
+        });
+        (*canon, cands)
+    }
+
+    /// Where each facelet of centre group `from` stands in group `to` of
+    /// the same kind (and every other facelet where it is): rows and
+    /// columns at one depth of `from` go to the same side at `to`'s.
+    pub(super) fn relabel(&self, from: usize, to: usize) -> Vec<u32> {
+        let n = self.n;
+        let ((a0, b0), (a1, b1)) = (self.groups[from].0, self.groups[to].0);
+        let coord = |x: usize| {
+            let d = depth(x, n);
+            let e = if d == a0 {
+                a1
+            } else if d == b0 {
+                b1
+            } else {
+                return x;
+            };
+            if x < n / 2 {
+                e
+            } else {
+                n - 1 - e
+            }
+        };
+        let mut at: Vec<u32> = (0..self.cube.facelets() as u32).collect();
+        for &f in &self.groups[from].1 {
+            let (face, r, c) = (f / (n * n), (f / n) % n, f % n);
+            at[f] = ((face * n + coord(r)) * n + coord(c)) as u32;
+        }
+        at
+    }
+
+    /// Makes the centre cycles now (a solver's start-up) rather than in its
+    /// first solve.
+    pub fn prepare(&self) {
+        for (_, facelets) in &self.groups {
+            self.kind_candidates(self.layout(facelets[0], false).kind);
+        }
+        if self.n <= bars::BAR_MAX_N {
+            self.bars();
+        }
+    }
+
+    /// Pairs one wing orbit (depth `a`) with the representatives', greedily:
+    /// each step takes the sequence of up to three free turns (the faces,
+    /// and the blocks `(a+1)Rw` that end at the orbit's layer: they move
+    /// only unfinished wing orbits, the centres and whole edges) or the wing
+    /// 3-cycle that pairs the most wings per move.
+    pub(super) fn pair_wings(
+        &self,
+        state: &mut [u8],
+        units: &[[usize; 2]],
+        hard: Hard,
+    ) -> Result<Vec<Move>, SolveError> {
+        let n = self.n;
+        let a = self.wing_depth(units);
+        // Local indices: the orbit's facelets, then their representatives'.
+        let mut facelets: Vec<usize> = units.iter().flat_map(|u| u.iter().copied()).collect();
+        let k = facelets.len();
+        let reps: Vec<usize> = facelets
+            .iter()
+            .map(|&f| {
+                let (face, r, c) = (f / (n * n), (f / n) % n, f % n);
+                (face * n + self.rep(r)) * n + self.rep(c)
+            })
+            .collect();
+        facelets.extend(&reps);
+        let mut local = vec![u32::MAX; self.cube.facelets()];
+        for (i, &f) in facelets.iter().enumerate() {
+            local[f] = i as u32;
+        }
+        let free: Vec<Move> = Face::ALL
+            .iter()
+            .flat_map(|&f| {
+                (1..=3u8).flat_map(move |t| [Move::face(f, t), Move::block(f, a as u8 + 1, t)])
+            })
+            .collect();
+        // Each free move as "local index j takes its sticker from src[j]",
+        // on a list of facelets that the free moves keep to themselves.
+        let on = |list: &[usize], at: &[u32], what: &str| -> Result<Vec<Vec<u32>>, SolveError> {
+            let perms: Vec<Vec<u32>> = free
+                .iter()
+                .map(|&m| {
+                    let p = self.cube.perm(m);
+                    list.iter().map(|&f| at[p[f] as usize]).collect()
+                })
+                .collect();
+            if perms.iter().any(|p| p.contains(&u32::MAX)) {
+                return Err(SolveError::Internal(format!(
+                    "a free turn leaves the {what}"
+                )));
+            }
+            Ok(perms)
+        };
+        let perms = on(&facelets, &local, "wings")?;
+        let lay = self.layout(units[0][0], true);
+        let lead = marks(self.cube.facelets(), units.iter().map(|u| u[0]));
+        // Cycles set up by a turn of the small cube (kept); when those run
+        // out, by up to two free turns (the blocks too: the wing phase may
+        // move the centres).
+        let wide: Vec<Setup> = {
+            // None, then one free turn, then two; kept when only faces.
+            sequences(&free)
+                .into_iter()
+                .map(|q| {
+                    let faces = q.iter().all(|m| m.kind == MoveKind::Block(1));
+                    setup(&self.cube, q, faces)
+                })
+                .collect()
+        };
+        let tiers = [1 + free.len(), wide.len()];
+        let mut setups: &[Setup] = &self.small_setups[..self.small_one_turn];
+        // The orbit's cycles behind the given setups, in local indices.
+        let cycles_with = |setups: &[Setup]| -> Vec<LocalCycle> {
+            self.candidates(&facelets[..k], &lay, &lead, setups)
+                .into_iter()
+                .map(|c| {
+                    let pairs = c
+                        .pairs()
+                        .iter()
+                        .map(|&(f, t)| (local[f as usize], local[t as usize]))
+                        .collect();
+                    (pairs, c.cost, c)
+                })
+                .collect()
+        };
+        let mut cycles = cycles_with(setups);
+        let mut s: Vec<u8> = facelets.iter().map(|&f| state[f]).collect();
+        // Wings paired: local unit u is facelets 2u, 2u+1, its reps k+2u, k+2u+1.
+        let paired = |s: &[u8]| -> usize {
+            (0..k / 2)
+                .filter(|&u| s[2 * u] == s[k + 2 * u] && s[2 * u + 1] == s[k + 2 * u + 1])
+                .count()
+        };
+        let mut moves = Vec::new();
+        // Wing 3-cycles are even, and so is every free sequence with an even
+        // number of block quarter turns: an odd orbit first gets one.
+        let odd = |s: &[u8]| -> bool {
+            let want: Vec<(u8, u8)> = (0..k / 2)
+                .map(|u| (s[k + 2 * u], s[k + 2 * u + 1]))
+                .collect();
+            let perm: Vec<u8> = (0..k / 2)
+                .map(|u| {
+                    let have = (s[2 * u], s[2 * u + 1]);
+                    want.iter().position(|&x| x == have).unwrap_or(0) as u8
+                })
+                .collect();
+            tablegen::perm::is_odd(&perm)
+        };
+        let quarter = |mi: usize| free[mi].kind != MoveKind::Block(1) && free[mi].turns != 2;
+        if odd(&s) {
+            let mi = (0..free.len())
+                .find(|&mi| quarter(mi))
+                .ok_or_else(|| SolveError::Internal("no block turn".into()))?;
+            s = perms[mi].iter().map(|&j| s[j as usize]).collect();
+            self.cube.apply(state, free[mi]);
+            moves.push(free[mi]);
+        }
+        // `same[m][m']`: turns of the same layers (never two in a row).
+        let same: Vec<Vec<bool>> = free
+            .iter()
+            .map(|x| {
+                free.iter()
+                    .map(|y| (x.face, x.kind) == (y.face, y.kind))
+                    .collect()
+            })
+            .collect();
+        // A beam search over the free turns first, to where pairing the
+        // rest by the greedy steps below looks cheapest.
+        {
+            // Whether a turn changes the parity of the wings against their
+            // representatives (of the permutation of each, as units).
+            let flips: Vec<bool> = perms
+                .iter()
+                .map(|p| {
+                    let of = |base: usize| -> Vec<u8> {
+                        (0..k / 2)
+                            .map(|u| ((p[base + 2 * u] as usize - base) / 2) as u8)
+                            .collect()
+                    };
+                    tablegen::perm::is_odd(&of(0)) ^ tablegen::perm::is_odd(&of(k))
+                })
+                .collect();
+            // The centre facelets this orbit's free turns place for good
+            // (a row or column at the orbit's depth, none nearer the edge:
+            // the later orbits' turns move those), with their
+            // representatives, so the beam can prefer ends with more of
+            // them placed. Faces turn a facelet and its representative
+            // alike, so no other centre facelet changes.
+            let n = self.n;
+            let inner = |x: usize| (1..n - 1).contains(&x);
+            let mut centre: Vec<usize> = Vec::new();
+            let mut cl = vec![u32::MAX; self.cube.facelets()];
+            let mut cpairs: Vec<(u32, u32)> = Vec::new();
+            let mut at = |f: usize, centre: &mut Vec<usize>| -> u32 {
+                if cl[f] == u32::MAX {
+                    cl[f] = centre.len() as u32;
+                    centre.push(f);
+                }
+                cl[f]
+            };
+            for f in 0..self.cube.facelets() {
+                let (face, r, c) = (f / (n * n), (f / n) % n, f % n);
+                if inner(r) && inner(c) && depth(r, n).min(depth(c, n)) == a {
+                    let rf = (face * n + self.rep(r)) * n + self.rep(c);
+                    let pair = (at(f, &mut centre), at(rf, &mut centre));
+                    cpairs.push(pair);
+                }
+            }
+            let cperms = on(&centre, &cl, "centres")?;
+            let cstart: Vec<u8> = centre.iter().map(|&f| state[f]).collect();
+            let centres = Centres {
+                perms: &cperms,
+                pairs: &cpairs,
+                start: &cstart,
+            };
+            for mi in wing_beam(&s, &perms, &same, &flips, k, &centres) {
+                s = perms[mi].iter().map(|&j| s[j as usize]).collect();
+                self.cube.apply(state, free[mi]);
+                moves.push(free[mi]);
+            }
+        }
+        let mut tier = 0;
+        let mut stuck = 0usize;
+        let mut scratch = s.clone();
+        for _ in 0..40 * units.len() {
+            let now = paired(&s);
+            if now == k / 2 {
+                return Ok(moves);
+            }
+            hard.check("wings")?;
+            // (gain, cost, sequence of free moves or a cycle)
+            let mut best: Option<(usize, usize, Result<Vec<usize>, usize>)> = None;
+            let mut consider = |gain: usize, cost: usize, what: Result<Vec<usize>, usize>| {
+                if gain > 0 && best.as_ref().is_none_or(|(g, c, _)| gain * c > g * cost) {
+                    best = Some((gain, cost, what));
+                }
+            };
+            // Free sequences of one to three turns, as a depth-first walk.
+            let mut stack: Vec<(Vec<usize>, Vec<u8>)> = vec![(Vec::new(), s.clone())];
+            while let Some((seq, st)) = stack.pop() {
+                let even = seq.iter().filter(|&&mi| quarter(mi)).count() % 2 == 0;
+                if !seq.is_empty() && even {
+                    let got = paired(&st);
+                    if got > now {
+                        consider(got - now, seq.len(), Ok(seq.clone()));
+                    }
+                }
+                if seq.len() == 3 {
+                    continue;
+                }
+                for (mi, p) in perms.iter().enumerate() {
+                    if seq.last().is_some_and(|&last| same[last][mi]) {
+                        continue;
+                    }
+                    let next: Vec<u8> = p.iter().map(|&j| st[j as usize]).collect();
+                    let mut q = seq.clone();
+                    q.push(mi);
+                    stack.push((q, next));
+                }
+            }
+            for (i, (pairs, cost, _)) in cycles.iter().enumerate() {
+                scratch.copy_from_slice(&s);
+                for &(f, t) in pairs {
+                    scratch[t as usize] = s[f as usize];
+                }
+                let got = paired(&scratch);
+                if got > now {
+                    consider(got - now, *cost as usize, Err(i));
+                }
+            }
+            match best {
+                Some((_, _, Ok(seq))) => {
+                    for mi in seq {
+                        s = perms[mi].iter().map(|&j| s[j as usize]).collect();
+                        self.cube.apply(state, free[mi]);
+                        moves.push(free[mi]);
+                    }
+                }
+                Some((_, _, Err(i))) => {
+                    let seq = self.cand_moves(&cycles[i].2, &lay, setups);
+                    self.cube.apply_alg(state, &seq);
+                    moves.extend(seq);
+                    s = facelets.iter().map(|&f| state[f]).collect();
+                }
+                None if tier < tiers.len() => {
+                    // Cycles set up by one free turn, then by two.
+                    setups = &wide[..tiers[tier]];
+                    tier += 1;
+                    cycles = cycles_with(setups);
+                }
+                None => {
+                    // The cycle needed is not among ours at these places:
+                    // a free turn moves the unpaired wings to others.
+                    stuck += 1;
+                    if stuck > 24 {
+                        return Err(SolveError::Internal(
+                            "no sequence pairs another wing".into(),
+                        ));
+                    }
+                    // A face turn or a block half turn: the block's brings
+                    // wings of the far ends to the near ones.
+                    let even: Vec<usize> = (0..free.len()).filter(|&mi| !quarter(mi)).collect();
+                    let mi = even[(stuck * 7 + 3) % even.len()];
+                    s = perms[mi].iter().map(|&j| s[j as usize]).collect();
+                    self.cube.apply(state, free[mi]);
+                    moves.push(free[mi]);
+                }
+            }
+        }
+        Err(SolveError::Internal("a wing orbit did not pair".into()))
+    }
+
+    /// True if every facelet shows its representative's colour.
+    pub fn is_reduced(&self, state: &[u8]) -> bool {
+        self.target(state) == state
+    }
+
+    /// The facelet model.
+    pub fn cube(&self) -> &CubeN {
+        &self.cube
+    }
+}
