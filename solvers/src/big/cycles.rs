@@ -276,29 +276,40 @@ pub(super) fn depth(x: usize, n: usize) -> usize {
     x.min(n - 1 - x)
 }
 
+/// The kinds of orbit, each with its own cycles found on its own small
+/// cube: X-centres (on the 5x5x5), T-centres (on the 7x7x7), obliques with
+/// their mirrors (on the 8x8x8), wings (on the 4x4x4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum OrbitKind {
+    X,
+    T,
+    Oblique,
+    Wing,
+}
+
 /// The small-cube cycles of each kind, found once.
-pub(super) fn bases(kind: u8) -> &'static [Base] {
+pub(super) fn bases(kind: OrbitKind) -> &'static [Base] {
     static X: OnceLock<Vec<Base>> = OnceLock::new();
     static T: OnceLock<Vec<Base>> = OnceLock::new();
     static O: OnceLock<Vec<Base>> = OnceLock::new();
     static W: OnceLock<Vec<Base>> = OnceLock::new();
     match kind {
-        0 => {
+        OrbitKind::X => {
             X.get_or_init(|| centre_bases(5, &[1, 3], |r, c| depth(r, 5) == 1 && depth(c, 5) == 1))
         }
-        1 => T.get_or_init(|| {
+        OrbitKind::T => T.get_or_init(|| {
             centre_bases(7, &[1, 3, 5], |r, c| {
                 let (a, b) = (depth(r, 7), depth(c, 7));
                 (a, b) == (1, 3) || (a, b) == (3, 1)
             })
         }),
-        2 => O.get_or_init(|| {
+        OrbitKind::Oblique => O.get_or_init(|| {
             centre_bases(8, &[1, 2, 5, 6], |r, c| {
                 let (a, b) = (depth(r, 8), depth(c, 8));
                 (a, b) == (1, 2) || (a, b) == (2, 1)
             })
         }),
-        _ => W.get_or_init(wing_bases),
+        OrbitKind::Wing => W.get_or_init(wing_bases),
     }
 }
 
@@ -331,7 +342,7 @@ impl Cand {
 pub(super) struct Layout {
     pub(super) size: usize,
     pub(super) map: Vec<usize>,
-    pub(super) kind: u8,
+    pub(super) kind: OrbitKind,
 }
 
 /// A wing cycle in a wing orbit's local indices: its (from, to) pairs, its

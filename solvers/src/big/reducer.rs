@@ -174,7 +174,7 @@ impl Reducer {
             return Layout {
                 size: 4,
                 map: vec![0, a, n - 1 - a, n - 1],
-                kind: 3,
+                kind: OrbitKind::Wing,
             };
         }
         let (a, b) = (depth(r0, n), depth(c0, n));
@@ -183,19 +183,19 @@ impl Reducer {
             Layout {
                 size: 5,
                 map: vec![0, lo, none, n - 1 - lo, n - 1],
-                kind: 0,
+                kind: OrbitKind::X,
             }
         } else if n % 2 == 1 && hi == n / 2 {
             Layout {
                 size: 7,
                 map: vec![0, lo, none, hi, none, n - 1 - lo, n - 1],
-                kind: 1,
+                kind: OrbitKind::T,
             }
         } else {
             Layout {
                 size: 8,
                 map: vec![0, lo, hi, none, none, n - 1 - hi, n - 1 - lo, n - 1],
-                kind: 2,
+                kind: OrbitKind::Oblique,
             }
         }
     }
@@ -479,7 +479,7 @@ impl Reducer {
     /// small cube's turns move each alike (a face turn turns every depth,
     /// and the small cube's `Rw` holds every layer short of the middle), so
     /// the first group's cycles, renamed, are each group's own (tested).
-    pub(super) fn kind_candidates(&self, kind: u8) -> (usize, &[Cand]) {
+    pub(super) fn kind_candidates(&self, kind: OrbitKind) -> (usize, &[Cand]) {
         let (canon, cands) = self.kind_cands[kind as usize].get_or_init(|| {
             let g = (0..self.groups.len())
                 .find(|&g| self.layout(self.groups[g].1[0], false).kind == kind)
