@@ -162,12 +162,15 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
     let p = puzzle::find(&args.puzzle)?;
     let position = p.parse(&args.position.input()?)?;
     let time_budget = args.time_budget.map(Duration::from_millis);
+    // A hard limit given is counted from the start, never below the budget.
+    let limit = args
+        .hard_limit
+        .map(|ms| Duration::from_millis(ms).max(time_budget.unwrap_or_default()));
     // Loading (or building on first use) cannot stop half-way: with a hard
     // limit given, a watchdog ends the process at the limit if it is still
     // loading (a table being written is left as a temporary file, which the
     // next build removes).
-    let loaded = args.hard_limit.map(|ms| {
-        let limit = Duration::from_millis(ms).max(time_budget.unwrap_or_default());
+    let loaded = limit.map(|limit| {
         let (tx, rx) = std::sync::mpsc::channel::<()>();
         std::thread::spawn(move || {
             let left = limit.saturating_sub(start.elapsed());
@@ -183,12 +186,8 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
     });
     let solver = p.load(dir, args.json)?;
     drop(loaded);
-    // A hard limit given counts the loading: what is left of it after.
-    let hard_limit = args.hard_limit.map(|ms| {
-        Duration::from_millis(ms)
-            .max(time_budget.unwrap_or_default())
-            .saturating_sub(start.elapsed())
-    });
+    // What is left of the limit after the loading.
+    let hard_limit = limit.map(|l| l.saturating_sub(start.elapsed()));
     if hard_limit == Some(Duration::ZERO) {
         return Err(solvers::SolveError::OutOfTime("loading the tables".into()).into());
     }

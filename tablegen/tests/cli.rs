@@ -1078,13 +1078,7 @@ fn sharded_tables_are_one_table_to_every_command() {
         let out = tablegen(&tables).args(args).assert().success();
         serde_json::from_slice(&out.get_output().stdout).unwrap()
     };
-    let list = json(&["list", "--json"]);
-    let row = list
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == "4x4x4-lr-stage")
-        .unwrap();
+    let row = list_row(&tables, "4x4x4-lr-stage");
     assert_eq!(row["status"], "built");
     assert_eq!(row["shards"], 2);
     assert_eq!(row["bytes"].as_u64(), Some(w.bytes()));
@@ -1222,6 +1216,18 @@ fn sharded_tables_are_one_table_to_every_command() {
     assert_eq!(crate::common::file_names(&target), ["4x4x4-lr-stage.tbl"]);
 }
 
+/// The row of table `id` in `tablegen list --json` of the directory `tables`.
+fn list_row(tables: &std::path::Path, id: &str) -> serde_json::Value {
+    let out = tablegen(tables).args(["list", "--json"]).assert().success();
+    let list: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    list.as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap()
+        .clone()
+}
+
 /// `4x4x4-lr-stage` written as two shards and an index in `DIR/tables`;
 /// returns that directory and the table's committed one-file form.
 fn sharded_lr_stage(dir: &std::path::Path) -> (std::path::PathBuf, Vec<u8>) {
@@ -1350,16 +1356,5 @@ fn a_shard_linked_out_of_the_table_directory_is_refused() {
         );
         assert!(!err.contains("root:x"), "{err}");
     }
-    let a = tablegen(&tables)
-        .args(["list", "--json"])
-        .assert()
-        .success();
-    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
-    let row = v
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == "4x4x4-lr-stage")
-        .unwrap();
-    assert_eq!(row["status"], "damaged");
+    assert_eq!(list_row(&tables, "4x4x4-lr-stage")["status"], "damaged");
 }
