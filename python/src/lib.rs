@@ -10,6 +10,7 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use solvers::puzzle::{self, Input, Options, Position, Solve};
+use solvers::registry;
 use solvers::SolveError;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -150,7 +151,7 @@ fn solver(name: &str, dir: &Path) -> Result<Arc<dyn Solve>, SolveError> {
     if let Some(s) = map.get(&key) {
         return Ok(s.clone());
     }
-    let loaded: Arc<dyn Solve> = Arc::from(puzzle::find(name)?.load(dir, false)?);
+    let loaded: Arc<dyn Solve> = Arc::from(registry::find(name)?.load(dir, false)?);
     map.insert(key, loaded.clone());
     Ok(loaded)
 }
@@ -178,7 +179,7 @@ fn read_position(
         (None, Some(text)) => Input::Scramble(text),
         (None, None) => return Err(SolveError::Input("give state= or scramble=".into())),
     };
-    puzzle::parse_any(name, &input)
+    registry::parse_any(name, &input)
 }
 
 /// Solves a puzzle.
@@ -210,7 +211,7 @@ fn solve(
 ) -> PyResult<Solution> {
     let position = read_position(puzzle, state, scramble, order).map_err(py_err)?;
     // Unknown puzzles (a cube without a solver) are named before any table.
-    puzzle::find(puzzle).map_err(py_err)?;
+    registry::find(puzzle).map_err(py_err)?;
     let dir = tables_dir(tables)?;
     let defaults = Options::default();
     let opts = Options {
@@ -240,7 +241,7 @@ fn scramble(
     seed: Option<u64>,
     tables: Option<PathBuf>,
 ) -> PyResult<(String, Option<String>)> {
-    puzzle::find(puzzle).map_err(py_err)?;
+    registry::find(puzzle).map_err(py_err)?;
     let dir = tables_dir(tables)?;
     let seed = seed.unwrap_or_else(puzzle::clock_seed);
     let name = puzzle.to_string();
@@ -289,7 +290,7 @@ fn show(
 /// The puzzles `solve` and `scramble` take.
 #[pyfunction]
 fn puzzles() -> Vec<&'static str> {
-    puzzle::puzzles().iter().map(|p| p.name()).collect()
+    registry::puzzles().iter().map(|p| p.name()).collect()
 }
 
 /// The table directory `solve` uses when given no `tables`: $CUBE_TABLES,

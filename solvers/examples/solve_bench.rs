@@ -84,7 +84,7 @@ fn main() {
     }
     // What `cubesolve solve` runs: the registry's solver on a facelet state,
     // default options (stop at 21 moves, 1 s budget).
-    let p3 = solvers::puzzle::find("3x3x3").expect("3x3x3 puzzle");
+    let p3 = solvers::registry::find("3x3x3").expect("3x3x3 puzzle");
     let l3 = p3.load(&dir, true).expect("3x3x3 tables");
     let (mut times, mut lens) = (Vec::new(), Vec::new());
     for seed in 0..count as u64 {

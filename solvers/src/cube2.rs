@@ -1,6 +1,6 @@
 //! Optimal 2x2x2 solver (half-turn metric) by walking its complete distance table.
 
-use crate::puzzle::{self, Input, Options, Position, Puzzle, Scramble, Solve};
+use crate::puzzle::{self, CubeSolver, Options};
 use crate::tables::{load_or_build, DistanceTable, TableError};
 use crate::{walk_downhill, Solution, SolveError};
 use rand::Rng;
@@ -46,33 +46,15 @@ impl Solver {
     }
 }
 
-/// The 2x2x2 in the [`puzzle`] registry.
-pub struct Cube2Puzzle;
-
-impl Puzzle for Cube2Puzzle {
-    fn name(&self) -> &'static str {
-        "2x2x2"
+impl CubeSolver for Solver {
+    fn load_cube(_: usize, tables: &Path, quiet: bool) -> Result<Solver, SolveError> {
+        Ok(Solver::load(tables, quiet)?)
     }
-    fn parse(&self, input: &Input) -> Result<Position, SolveError> {
-        let pos = puzzle::parse_cube(2, input)?;
-        // Refuse a bad state before loading (or building) any table.
-        tablegen::validate::validate(&CubeN::new(2), puzzle::cube_state(&pos)?)
-            .map_err(SolveError::Input)?;
-        Ok(pos)
+    fn solve_cube(&self, state: &[u8], _: &Options) -> Result<Solution, SolveError> {
+        Solver::solve(self, state)
     }
-    fn load(&self, tables: &Path, quiet: bool) -> Result<Box<dyn Solve>, SolveError> {
-        Ok(Box::new(Solver::load(tables, quiet)?))
-    }
-}
-
-impl Solve for Solver {
-    fn solve(&self, position: &Position, _: &Options) -> Result<Solution, SolveError> {
-        Solver::solve(self, puzzle::cube_state(position)?)
-    }
-    fn scramble(&self, seed: u64) -> Result<Scramble, SolveError> {
-        let rank = puzzle::rng(seed).gen_range(0..tablegen::cube2::STATES);
-        let state = Cube2::facelets_of(rank);
-        let sol = Solver::solve(self, &state)?;
-        puzzle::cube_scramble(2, &sol)
+    /// A uniformly random 2x2x2 (a random rank of the distance table).
+    fn random_state(_: usize, seed: u64) -> Vec<u8> {
+        Cube2::facelets_of(puzzle::rng(seed).gen_range(0..tablegen::cube2::STATES))
     }
 }

@@ -12,6 +12,7 @@ pub mod domino;
 pub mod moves;
 pub mod puzzle;
 pub mod pyraminx;
+pub mod registry;
 pub mod search;
 pub mod short;
 pub mod svg;

@@ -1,17 +1,17 @@
 //! One interface for every puzzle: read the user's input, load the solver,
-//! solve, scramble. `cubesolve` dispatches through [`find`] once, and so does
-//! any other front end; a new puzzle is one more [`Puzzle`] in [`puzzles`].
+//! solve, scramble. Every solver implements it ([`Puzzle`] and [`Solve`], or
+//! [`CubeSolver`] for an NxNxN cube); [`crate::registry`] lists them, and
+//! `cubesolve` and any other front end dispatch through it once.
 //!
 //! ```
-//! use solvers::puzzle::{self, Input, Options};
-//! let p = puzzle::find("2x2x2").unwrap();
+//! use solvers::puzzle::{Input, Options};
+//! let p = solvers::registry::find("2x2x2").unwrap();
 //! let position = p.parse(&Input::Scramble("R U R'")).unwrap();
 //! let solver = p.load(&solvers::tables::test_tables_dir(), true).unwrap();
 //! let solution = solver.solve(&position, &Options::default()).unwrap();
 //! assert_eq!(solution.text(), "R U' R'");
 //! ```
 
-use crate::short::ShortFirst;
 use crate::{Solution, SolveError};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
@@ -147,22 +147,6 @@ pub fn cube_size(name: &str) -> Option<usize> {
     (ok && (2..=64).contains(&n)).then_some(n)
 }
 
-/// Reads a position of any puzzle the toolkit knows, whether it has a solver
-/// or not: the registry's puzzles, and any `NxNxN` cube (checked by
-/// [`tablegen::validate`]).
-pub fn parse_any(name: &str, input: &Input) -> Result<Position, SolveError> {
-    if let Ok(p) = find(name) {
-        return p.parse(input);
-    }
-    let n = cube_size(name).ok_or_else(|| {
-        SolveError::Input(format!(
-            "unknown puzzle {} (have: 2x2x2 to 64x64x64 as NxNxN, pyraminx, domino)",
-            tablegen::cli::quote(name)
-        ))
-    })?;
-    parse_valid_cube(n, input)
-}
-
 /// Reads an NxNxN cube from a state string or a scramble and refuses an
 /// impossible one (every orbit checked by [`tablegen::validate`]), before any
 /// table is loaded.
@@ -170,19 +154,6 @@ pub fn parse_valid_cube(n: usize, input: &Input) -> Result<Position, SolveError>
     let pos = parse_cube(n, input)?;
     tablegen::validate::validate(&CubeN::new(n), cube_state(&pos)?).map_err(SolveError::Input)?;
     Ok(pos)
-}
-
-/// The scramble of a random state: the inverse of what `solver` answers for
-/// it (an NxNxN cube).
-pub fn scramble_of(solver: &dyn Solve, n: usize, state: Vec<u8>) -> Result<Scramble, SolveError> {
-    let sol = solver.solve(
-        &Position {
-            state: State::Cube(state),
-            setup: None,
-        },
-        &Options::default(),
-    )?;
-    cube_scramble(n, &sol)
 }
 
 /// A random-state scramble.
@@ -197,7 +168,7 @@ pub struct Scramble {
 /// A puzzle the toolkit solves.
 pub trait Puzzle: Sync {
     /// Its name on the command line (`2x2x2`, `pyraminx`, ...).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str;
     /// Reads and checks the user's input, before any table is loaded.
     fn parse(&self, input: &Input) -> Result<Position, SolveError>;
     /// Loads (or builds) the solver's tables from `tables`.
@@ -212,74 +183,30 @@ pub trait Solve: Send + Sync {
     fn scramble(&self, seed: u64) -> Result<Scramble, SolveError>;
 }
 
-/// Every puzzle, in the order `cubesolve` lists them: the named ones, then
-/// the NxNxN cubes from 6x6x6 to [`crate::big::MAX_N`].
-pub fn puzzles() -> &'static [&'static dyn Puzzle] {
-    static ALL: std::sync::OnceLock<Vec<&'static dyn Puzzle>> = std::sync::OnceLock::new();
-    ALL.get_or_init(|| {
-        // The 3x3x3 solver finds short solutions itself (optimal within 7 turns).
-        let mut all: Vec<&'static dyn Puzzle> = vec![
-            &ShortFirst {
-                puzzle: &crate::cube2::Cube2Puzzle,
-                n: 2,
-            },
-            &crate::cube3::Cube3Puzzle,
-            &ShortFirst {
-                puzzle: &crate::cube4::Cube4Puzzle,
-                n: 4,
-            },
-            &ShortFirst {
-                puzzle: &crate::cube5::Cube5Puzzle,
-                n: 5,
-            },
-            &crate::pyraminx::PyraminxPuzzle,
-            &crate::domino::DominoPuzzle,
-        ];
-        for n in crate::big::MIN_N..=crate::big::MAX_N {
-            let big: &'static crate::big::BigPuzzle = Box::leak(Box::new(crate::big::BigPuzzle {
-                n,
-                name: Box::leak(format!("{n}x{n}x{n}").into_boxed_str()),
-            }));
-            // The short-first search tries every pair of block turns: on
-            // the biggest cubes that costs more than it can save.
-            if n <= SHORT_FIRST_MAX_N {
-                all.push(Box::leak(Box::new(ShortFirst { puzzle: big, n })));
-            } else {
-                all.push(big);
-            }
-        }
-        all
-    })
-}
-
-/// The largest cube whose solves first look for a solution of one or two
-/// block turns ([`ShortFirst`]).
-pub const SHORT_FIRST_MAX_N: usize = 17;
-
-/// The puzzle of a name, or an input error listing the names.
-pub fn find(name: &str) -> Result<&'static dyn Puzzle, SolveError> {
-    if let Some(p) = puzzles().iter().copied().find(|p| p.name() == name) {
-        return Ok(p);
+/// A solver of NxNxN cube positions given as facelets: all a cube needs for
+/// its registry entry ([`crate::registry::CubePuzzle`] makes it a [`Puzzle`]).
+pub trait CubeSolver: Send + Sync + Sized + 'static {
+    /// Loads (or builds) the tables of the `n`-cube from `tables` (a solver
+    /// of one size is only ever asked for its own).
+    fn load_cube(n: usize, tables: &Path, quiet: bool) -> Result<Self, SolveError>;
+    /// Reads and checks the user's input, before any table is loaded: by
+    /// default any legal `n`-cube ([`parse_valid_cube`]).
+    fn parse_cube(n: usize, input: &Input) -> Result<Position, SolveError> {
+        parse_valid_cube(n, input)
     }
-    let named: Vec<&str> = puzzles()
-        .iter()
-        .map(|p| p.name())
-        .filter(|n| cube_size(n).is_none_or(|n| n < crate::big::MIN_N))
-        .collect();
-    let (lo, hi) = (crate::big::MIN_N, crate::big::MAX_N);
-    let too_big = name
-        .split('x')
-        .next()
-        .and_then(|k| k.parse::<usize>().ok())
-        .filter(|&k| k > hi && name == format!("{k}x{k}x{k}"));
-    Err(SolveError::Input(match too_big {
-        Some(k) => format!("no solver for puzzle {k}x{k}x{k}: the largest cube is {hi}x{hi}x{hi}"),
-        None => format!(
-            "no solver for puzzle {} (have: {}, {lo}x{lo}x{lo} to {hi}x{hi}x{hi})",
-            tablegen::cli::quote(name),
-            named.join(", ")
-        ),
-    }))
+    /// Solves a checked position's facelets.
+    fn solve_cube(&self, state: &[u8], opts: &Options) -> Result<Solution, SolveError>;
+    /// The facelets of a uniformly random `n`-cube drawn from `seed`: by
+    /// default every orbit at random ([`tablegen::orbits::random_state`]).
+    fn random_state(n: usize, seed: u64) -> Vec<u8> {
+        tablegen::orbits::random_state(&CubeN::new(n), rng(seed).gen())
+    }
+    /// A random-state scramble: by default the inverse of this solver's
+    /// solution of [`CubeSolver::random_state`].
+    fn scramble_cube(&self, n: usize, seed: u64) -> Result<Scramble, SolveError> {
+        let sol = self.solve_cube(&Self::random_state(n, seed), &Options::default())?;
+        cube_scramble(n, &sol)
+    }
 }
 
 /// Reads an NxNxN cube from a state string or a scramble.
@@ -377,46 +304,4 @@ pub fn clock_seed() -> u64 {
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0)
         ^ rand::thread_rng().gen::<u64>()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every puzzle solves a short scramble through the interface, and its
-    /// random scrambles are solved too.
-    #[test]
-    fn every_puzzle_through_the_interface() {
-        let dir = crate::tables::test_tables_dir();
-        for p in puzzles() {
-            if p.name() == "domino" || cube_size(p.name()).is_some_and(|n| n > 7) {
-                // The Domino's table is 406M states, and the cubes past
-                // 7x7x7 take longer: the random-state tests cover them.
-                continue;
-            }
-            let scramble = match p.name() {
-                "pyraminx" => "U L' r",
-                _ => "R U",
-            };
-            let pos = p.parse(&Input::Scramble(scramble)).unwrap();
-            let solver = p.load(&dir, true).unwrap();
-            let sol = solver.solve(&pos, &Options::default()).unwrap();
-            assert!(sol.moves.len() <= 3, "{}: {}", p.name(), sol.text());
-            let s = solver.scramble(7).unwrap();
-            let pos = p.parse(&Input::Scramble(&s.moves)).unwrap();
-            if let (Some(text), State::Cube(st)) = (&s.state, &pos.state) {
-                let again = p.parse(&Input::State { text, order: None }).unwrap();
-                assert!(
-                    matches!(&again.state, State::Cube(t) if t == st),
-                    "{}",
-                    p.name()
-                );
-            }
-            // The big cubes' random states are solved in their own tests.
-            if cube_size(p.name()).is_none_or(|n| n <= 5) {
-                solver.solve(&pos, &Options::default()).unwrap();
-            }
-        }
-        assert!(matches!(find("megaminx"), Err(SolveError::Input(_))));
-    }
 }

@@ -5,7 +5,7 @@
 //! good time, and stops at its first solution under its target length: given a
 //! cube one turn from solved it may well answer with ten moves. Before it runs,
 //!
-//! - [`ShortFirst`] searches every sequence of up to [`BLOCK_DEPTH`] outer block
+//! - [`short_first`] searches every sequence of up to [`BLOCK_DEPTH`] outer block
 //!   turns on any NxNxN, so that a solved cube in any orientation gets no moves
 //!   and a cube one or two block turns from solved gets at most that many
 //!   (optimal in the outer block turn metric);
@@ -16,11 +16,10 @@
 //! It is not a solver of its own: past those depths it answers nothing and the
 //! cube's solver runs.
 
-use crate::puzzle::{self, Input, Options, Position, Puzzle, Scramble, Solve};
+use crate::puzzle::{self, Options, Position, Scramble, Solve};
 use crate::{Solution, SolveError};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::path::Path;
 use std::sync::OnceLock;
 use tablegen::cube::CubeN;
 use tablegen::cube3::CubieCube;
@@ -32,32 +31,17 @@ pub const BLOCK_DEPTH: usize = 2;
 /// Every 3x3x3 within this many face turns is solved optimally.
 pub const NEAR3_DEPTH: usize = 7;
 
-/// A cube puzzle whose solver first looks for a solution of at most
-/// [`BLOCK_DEPTH`] block turns ([`near_solved`]), and runs only when there is
-/// none. Parsing and scrambles are the wrapped puzzle's.
-pub struct ShortFirst {
-    /// The cube's own puzzle.
-    pub puzzle: &'static dyn Puzzle,
-    /// Its size N.
-    pub n: usize,
+/// `inner`, the solver of the `n`-cube, made to first look for a solution of
+/// at most [`BLOCK_DEPTH`] block turns ([`near_solved`]) and to run only when
+/// there is none. Its scrambles are `inner`'s.
+pub(crate) fn short_first(inner: Box<dyn Solve>, n: usize) -> Box<dyn Solve> {
+    Box::new(ShortFirstSolver {
+        inner,
+        cube: CubeN::new(n),
+    })
 }
 
-impl Puzzle for ShortFirst {
-    fn name(&self) -> &'static str {
-        self.puzzle.name()
-    }
-    fn parse(&self, input: &Input) -> Result<Position, SolveError> {
-        self.puzzle.parse(input)
-    }
-    fn load(&self, tables: &Path, quiet: bool) -> Result<Box<dyn Solve>, SolveError> {
-        Ok(Box::new(ShortFirstSolver {
-            inner: self.puzzle.load(tables, quiet)?,
-            cube: CubeN::new(self.n),
-        }))
-    }
-}
-
-/// The loaded solver of a [`ShortFirst`] puzzle.
+/// A solver behind a search for short solutions ([`short_first`]).
 struct ShortFirstSolver {
     inner: Box<dyn Solve>,
     cube: CubeN,

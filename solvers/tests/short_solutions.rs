@@ -5,12 +5,13 @@
 
 use rand::{Rng, SeedableRng};
 use solvers::puzzle::{self, Input, Options, Solve};
+use solvers::registry;
 use std::collections::{HashMap, HashSet};
 use tablegen::cube::CubeN;
 use tablegen::notation::{format_alg, parse_alg, Face, Move};
 
 fn load(name: &str) -> (&'static dyn puzzle::Puzzle, Box<dyn Solve>) {
-    let p = puzzle::find(name).unwrap();
+    let p = registry::find(name).unwrap();
     let solver = p.load(&solvers::tables::test_tables_dir(), true).unwrap();
     (p, solver)
 }

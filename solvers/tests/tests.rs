@@ -1,6 +1,5 @@
-//! Solver tests: scramble -> solve -> solved on thousands of random states, and
-//! the `cubesolve` command line.
+//! Solver tests: scramble -> solve -> solved on thousands of random states,
+//! and short scrambles through the registry.
 
-mod cli;
 mod random_states;
 mod short_solutions;

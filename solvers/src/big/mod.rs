@@ -353,51 +353,22 @@ impl Solver {
     }
 }
 
-/// An NxNxN cube (6 and up) in the [`crate::puzzle`] registry.
-pub struct BigPuzzle {
-    /// Its size.
-    pub n: usize,
-    /// Its name, `NxNxN`.
-    pub name: &'static str,
-}
-
-impl crate::puzzle::Puzzle for BigPuzzle {
-    fn name(&self) -> &'static str {
-        self.name
+impl crate::puzzle::CubeSolver for Solver {
+    fn load_cube(n: usize, tables: &Path, quiet: bool) -> Result<Solver, SolveError> {
+        Solver::load(n, tables, quiet)
     }
-    fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
-        crate::puzzle::parse_valid_cube(self.n, input)
-    }
-    fn load(
+    fn solve_cube(
         &self,
-        tables: &Path,
-        quiet: bool,
-    ) -> Result<Box<dyn crate::puzzle::Solve>, SolveError> {
-        Ok(Box::new(Solver::load(self.n, tables, quiet)?))
-    }
-}
-
-impl crate::puzzle::Solve for Solver {
-    fn solve(
-        &self,
-        position: &crate::puzzle::Position,
+        state: &[u8],
         opts: &crate::puzzle::Options,
     ) -> Result<crate::Solution, SolveError> {
         let sol = Solver::solve_within(
             self,
-            crate::puzzle::cube_state(position)?,
+            state,
             opts.time_budget,
             opts.hard_limit.unwrap_or(HARD_LIMIT),
         )?;
         Ok(crate::Solution::of_moves(&sol.moves, &sol.phases))
-    }
-    fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
-        let n = self.n();
-        let state = tablegen::orbits::random_state(
-            &CubeN::new(n),
-            rand::Rng::gen(&mut crate::puzzle::rng(seed)),
-        );
-        crate::puzzle::scramble_of(self, n, state)
     }
 }
 

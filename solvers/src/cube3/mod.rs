@@ -402,35 +402,24 @@ pub fn names(moves: &[usize]) -> Vec<String> {
     moves.iter().map(|&m| MOVE_NAMES[m].to_string()).collect()
 }
 
-/// The 3x3x3 in the [`crate::puzzle`] registry.
-pub struct Cube3Puzzle;
-
-impl crate::puzzle::Puzzle for Cube3Puzzle {
-    fn name(&self) -> &'static str {
-        "3x3x3"
+impl crate::puzzle::CubeSolver for Solver {
+    fn load_cube(_: usize, tables: &Path, quiet: bool) -> Result<Solver, SolveError> {
+        Ok(Solver::load(tables, quiet)?)
     }
-    fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
+    fn parse_cube(
+        _: usize,
+        input: &crate::puzzle::Input,
+    ) -> Result<crate::puzzle::Position, SolveError> {
         let pos = crate::puzzle::parse_cube(3, input)?;
         // Refuse a bad state before loading any table.
         CubieCube::from_facelets(crate::puzzle::cube_state(&pos)?).map_err(SolveError::Input)?;
         Ok(pos)
     }
-    fn load(
+    fn solve_cube(
         &self,
-        tables: &Path,
-        quiet: bool,
-    ) -> Result<Box<dyn crate::puzzle::Solve>, SolveError> {
-        Ok(Box::new(Solver::load(tables, quiet)?))
-    }
-}
-
-impl crate::puzzle::Solve for Solver {
-    fn solve(
-        &self,
-        position: &crate::puzzle::Position,
+        st: &[u8],
         opts: &crate::puzzle::Options,
     ) -> Result<crate::Solution, SolveError> {
-        let st = crate::puzzle::cube_state(position)?;
         let cube = CubieCube::from_facelets(st).map_err(SolveError::Input)?;
         let (rotation, _) =
             tablegen::validate::orient_centres(&CubeN::new(3), st).map_err(SolveError::Input)?;
@@ -459,7 +448,8 @@ impl crate::puzzle::Solve for Solver {
             phases: phases.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
         })
     }
-    fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
+    /// The inverse of the two phases' solution of a random cube.
+    fn scramble_cube(&self, _: usize, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
         let cube = tablegen::cube3::random_cube(rand::Rng::gen(&mut crate::puzzle::rng(seed)));
         let found = self.solve(&cube, Options::default());
         let moves: Vec<String> = found.iter().map(|&m| move_of(m).to_string()).collect();

@@ -769,30 +769,13 @@ impl Solver {
     }
 }
 
-/// The 4x4x4 in the [`crate::puzzle`] registry.
-pub struct Cube4Puzzle;
-
-impl crate::puzzle::Puzzle for Cube4Puzzle {
-    fn name(&self) -> &'static str {
-        "4x4x4"
+impl crate::puzzle::CubeSolver for Solver {
+    fn load_cube(_: usize, tables: &Path, quiet: bool) -> Result<Solver, SolveError> {
+        Ok(Solver::load(tables, quiet)?)
     }
-    fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
-        // Refuse a bad state before loading (or building) any table.
-        crate::puzzle::parse_valid_cube(4, input)
-    }
-    fn load(
+    fn solve_cube(
         &self,
-        tables: &Path,
-        quiet: bool,
-    ) -> Result<Box<dyn crate::puzzle::Solve>, SolveError> {
-        Ok(Box::new(Solver::load(tables, quiet)?))
-    }
-}
-
-impl crate::puzzle::Solve for Solver {
-    fn solve(
-        &self,
-        position: &crate::puzzle::Position,
+        state: &[u8],
         opts: &crate::puzzle::Options,
     ) -> Result<crate::Solution, SolveError> {
         let mut o = Options::default();
@@ -802,11 +785,11 @@ impl crate::puzzle::Solve for Solver {
         if let Some(t) = opts.time_budget {
             o.time_budget = t;
         }
-        let sol = Solver::solve(self, crate::puzzle::cube_state(position)?, o)?;
+        let sol = Solver::solve(self, state, o)?;
         Ok(crate::Solution::of_moves(&sol.moves, &sol.phases))
     }
-    fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
-        let state = tablegen::cube4::random_state(rand::Rng::gen(&mut crate::puzzle::rng(seed)));
-        crate::puzzle::scramble_of(self, 4, state)
+    /// A uniformly random 4x4x4 (its wings, centres and corners).
+    fn random_state(_: usize, seed: u64) -> Vec<u8> {
+        tablegen::cube4::random_state(rand::Rng::gen(&mut crate::puzzle::rng(seed)))
     }
 }

@@ -703,34 +703,17 @@ pub struct Reduced {
 #[cfg(test)]
 mod tests;
 
-/// The 5x5x5 in the [`crate::puzzle`] registry.
-pub struct Cube5Puzzle;
-
 /// Least time a `cubesolve` 5x5x5 solve is given before it gives up (its
 /// slowest solves take tens of seconds; see `docs/5x5x5.md`).
 pub const HARD_LIMIT: Duration = Duration::from_secs(180);
 
-impl crate::puzzle::Puzzle for Cube5Puzzle {
-    fn name(&self) -> &'static str {
-        "5x5x5"
+impl crate::puzzle::CubeSolver for Solver {
+    fn load_cube(_: usize, tables: &Path, quiet: bool) -> Result<Solver, SolveError> {
+        Ok(Solver::load(tables, quiet)?)
     }
-    fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
-        // Refuse a bad state before loading (or building) any table.
-        crate::puzzle::parse_valid_cube(5, input)
-    }
-    fn load(
+    fn solve_cube(
         &self,
-        tables: &Path,
-        quiet: bool,
-    ) -> Result<Box<dyn crate::puzzle::Solve>, SolveError> {
-        Ok(Box::new(Solver::load(tables, quiet)?))
-    }
-}
-
-impl crate::puzzle::Solve for Solver {
-    fn solve(
-        &self,
-        position: &crate::puzzle::Position,
+        state: &[u8],
         opts: &crate::puzzle::Options,
     ) -> Result<crate::Solution, SolveError> {
         let mut o = Options {
@@ -740,14 +723,7 @@ impl crate::puzzle::Solve for Solver {
         if let Some(t) = opts.time_budget {
             o.time_budget = t;
         }
-        let sol = Solver::solve(self, crate::puzzle::cube_state(position)?, o)?;
+        let sol = Solver::solve(self, state, o)?;
         Ok(crate::Solution::of_moves(&sol.moves, &sol.phases))
-    }
-    fn scramble(&self, seed: u64) -> Result<crate::puzzle::Scramble, SolveError> {
-        let state = tablegen::orbits::random_state(
-            &CubeN::new(5),
-            rand::Rng::gen(&mut crate::puzzle::rng(seed)),
-        );
-        crate::puzzle::scramble_of(self, 5, state)
     }
 }

@@ -420,7 +420,8 @@ fn solve_many_random_states() {
 #[test]
 #[ignore]
 fn solve_short_scrambles() {
-    use crate::puzzle::{find, parse_cube, Input, Options as PuzzleOptions};
+    use crate::puzzle::{parse_cube, Input, Options as PuzzleOptions};
+    use crate::registry::find;
     let cube = CubeN::new(5);
     let solver = find("5x5x5")
         .unwrap()

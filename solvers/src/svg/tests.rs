@@ -1,5 +1,6 @@
 use super::*;
-use crate::puzzle::{parse_any, Input};
+use crate::puzzle::Input;
+use crate::registry::parse_any;
 use std::collections::HashMap;
 
 /// The facelets of a picture: `data-facelet` -> (fill, x, y).

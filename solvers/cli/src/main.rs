@@ -3,6 +3,7 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use solvers::puzzle::{self, Input};
+use solvers::registry;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -159,7 +160,7 @@ fn main() -> ExitCode {
 
 fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
     let start = Instant::now();
-    let p = puzzle::find(&args.puzzle)?;
+    let p = registry::find(&args.puzzle)?;
     let position = p.parse(&args.position.input()?)?;
     let time_budget = args.time_budget.map(Duration::from_millis);
     // A hard limit given is counted from the start, never below the budget.
@@ -256,7 +257,7 @@ fn url_alg(s: &str) -> String {
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<()> {
-    let position = puzzle::parse_any(&args.puzzle, &args.position.input()?)?;
+    let position = registry::parse_any(&args.puzzle, &args.position.input()?)?;
     let title = match &position.setup {
         Some(moves) => format!("{} {moves}", args.puzzle),
         None => args.puzzle.clone(),
@@ -319,7 +320,7 @@ fn write_picture(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 fn scramble(dir: &Path, args: ScrambleArgs) -> anyhow::Result<()> {
-    let p = puzzle::find(&args.puzzle)?;
+    let p = registry::find(&args.puzzle)?;
     let seed = args.seed.unwrap_or_else(puzzle::clock_seed);
     let solver = p.load(dir, false)?;
     let s = solver.scramble(seed)?;
