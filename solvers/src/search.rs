@@ -9,13 +9,18 @@
 //! — deepening on the *total* length, so the shortest chain found first is the
 //! shortest over all roots, with per-length node budgets shared among the
 //! roots, several solutions collected after the first, and a [`Clock`] for the
-//! whole solve.
+//! whole solve. [`next_stage`] is the link between stages: it runs a
+//! [`Link`] from every [`Chain`] an earlier stage handed on and hands on the
+//! longer chains.
 //!
 //! What it is not for: a single optimal table walk (a complete distance table
 //! is walked downhill, [`crate::walk_downhill`]) and the 3x3x3 two-phase
 //! solver, whose search is tuned to its own coordinates.
 
+use crate::SolveError;
+use std::collections::HashSet;
 use std::time::Instant;
+use tablegen::cube::CubeN;
 use tablegen::notation::{Move, MoveKind};
 
 /// One stage of a solver as the engine sees it.
@@ -228,6 +233,150 @@ pub fn deepen<S: Stage>(
         nodes: run.nodes,
         expired: run.expired,
     }
+}
+
+/// A partial solution handed from stage to stage.
+#[derive(Clone, Debug)]
+pub struct Chain {
+    /// The frame (whole-cube turn) the chain began in, by the solver's count.
+    pub axis: usize,
+    /// Its moves so far, in that frame.
+    pub moves: Vec<Move>,
+    /// Each stage's number of moves.
+    pub lens: Vec<usize>,
+    /// The state after them.
+    pub state: Vec<u8>,
+    /// What its stages marked on the way (the 5x5x5's recoloured tredges,
+    /// the 4x4x4's frame turn).
+    pub marks: u16,
+}
+
+/// A root of a [`Link`]: its node, its bound, and the set it stands for
+/// (handed back to [`Link::land`]; 0 for most stages).
+#[derive(Clone, Copy, Debug)]
+pub struct Rooted<N> {
+    /// The node.
+    pub node: N,
+    /// A lower bound of the stage from it.
+    pub bound: usize,
+    /// What the root takes the state as (the 5x5x5's recoloured tredges).
+    pub set: u16,
+}
+
+/// A stage as a link of a chain: its moves, its name, its roots in a state,
+/// and what a path found from them makes of the chain.
+pub trait Link: Stage {
+    /// The stage's moves (a found path's indices are into these).
+    fn moves(&self) -> &[Move];
+    /// The stage's name in solutions and errors.
+    fn name(&self) -> &'static str;
+    /// The roots of a state.
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, SolveError>;
+    /// The state and marks after `path` from `chain`, found from a root of
+    /// `set` to a goal of `tag`: by default the moves applied.
+    fn land(
+        &self,
+        cube: &CubeN,
+        chain: &Chain,
+        set: u16,
+        path: &[Move],
+        tag: u8,
+    ) -> (Vec<u8>, u16) {
+        let _ = (set, tag);
+        let mut s = chain.state.clone();
+        cube.apply_alg(&mut s, path);
+        (s, chain.marks)
+    }
+    /// Chains of one key are one (the first is kept): by default the
+    /// state and marks.
+    fn key(&self, state: &[u8], marks: u16) -> Vec<u8> {
+        let mut k = state.to_vec();
+        k.extend(marks.to_le_bytes());
+        k
+    }
+}
+
+/// Runs a stage from every chain at once, from at most `max_roots` roots
+/// (the best by their bound; ties in the chains' order): up to
+/// `policy.want` longer chains, shortest in total first. `trace`, if given,
+/// gets one line on the search.
+pub fn next_stage<L: Link>(
+    cube: &CubeN,
+    stage: &L,
+    chains: &[Chain],
+    policy: &Policy,
+    max_roots: usize,
+    clock: Clock,
+    trace: Option<fn(&str)>,
+) -> Result<Vec<Chain>, SolveError> {
+    let (moves, name) = (stage.moves(), stage.name());
+    let mut roots = Vec::new();
+    let mut owner = Vec::new();
+    for (k, c) in chains.iter().enumerate() {
+        for r in stage.roots(&c.state)? {
+            roots.push(Root {
+                node: r.node,
+                before: c.moves.len(),
+                lower: c.moves.len() + r.bound,
+            });
+            owner.push((k, r.set));
+        }
+    }
+    let mut order: Vec<usize> = (0..roots.len()).collect();
+    order.sort_by_key(|&k| roots[k].lower);
+    order.truncate(max_roots.max(1));
+    let roots: Vec<Root<L::Node>> = order.iter().map(|&k| roots[k]).collect();
+    let owner: Vec<(usize, u16)> = order.iter().map(|&k| owner[k]).collect();
+    let t0 = Instant::now();
+    let found = deepen(stage, &roots, policy, clock);
+    if let Some(trace) = trace {
+        let mut lows: Vec<usize> = roots.iter().map(|r| r.lower - r.before).collect();
+        lows.sort_unstable();
+        trace(&format!(
+            "{name}: {} roots, bounds {:?}.., found {} in {:?} ({} nodes), lens {:?}",
+            roots.len(),
+            &lows[..lows.len().min(8)],
+            found.found.len(),
+            t0.elapsed(),
+            found.nodes,
+            found
+                .found
+                .iter()
+                .map(|f| roots[f.root].before + f.path.len())
+                .take(8)
+                .collect::<Vec<_>>()
+        ));
+    }
+    if found.found.is_empty() {
+        return Err(if found.expired {
+            SolveError::OutOfTime(name.into())
+        } else {
+            SolveError::Internal(format!("{name} found nothing"))
+        });
+    }
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for f in found.found {
+        let (k, set) = owner[f.root];
+        let c = &chains[k];
+        let m: Vec<Move> = f.path.iter().map(|&i| moves[i]).collect();
+        let (state, marks) = stage.land(cube, c, set, &m, f.tag);
+        if !seen.insert(stage.key(&state, marks)) {
+            continue;
+        }
+        let mut all = c.moves.clone();
+        all.extend(&m);
+        let mut lens = c.lens.clone();
+        lens.push(m.len());
+        out.push(Chain {
+            axis: c.axis,
+            moves: all,
+            lens,
+            state,
+            marks,
+        });
+    }
+    Ok(out)
 }
 
 /// One deepening run's state.

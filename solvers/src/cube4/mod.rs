@@ -17,15 +17,15 @@ mod phase3;
 #[cfg(test)]
 mod tests;
 
-use centres::CentreStage;
+use centres::ExactLength;
 pub use centres::{CentreStages, STAGE_IDS};
 
 use crate::cube3::Solver as Solver3;
 use crate::moves::{axis_rotations, recolourings, simplify, whole_turn};
-use crate::search::{allowed, deepen, Clock, Policy, Root, Share};
+use crate::search::{deepen, next_stage, Chain, Clock, Policy, Root, Share};
 use crate::tables::{Nibbles, TableError, Trits};
 use crate::SolveError;
-use phase2::{either_frame, without_dlb_wide, N2, P2};
+use phase2::{either_frame, without_dlb_wide, P2};
 use phase3::{PairCentres, N3, P3};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -329,55 +329,44 @@ impl Solver {
 
     /// Phase-1 solutions (U/D centres staged) of the optimal length and up to
     /// `slack` moves longer, at most `cap`, shortest first, as move indices into
-    /// the ud-stage move list. Each length is enumerated by a depth-first search
-    /// bounded by the (exact) table distance.
+    /// the ud-stage move list: every path of each length in turn, bounded by the
+    /// (exact) table distance.
     fn phase1_candidates(
         &self,
         state: &[u8],
         slack: usize,
         cap: usize,
-    ) -> Result<Vec<Vec<usize>>, String> {
+    ) -> Result<Vec<Vec<usize>>, SolveError> {
         let st = &self.stages.stages[0];
-        let root = st.rank(state)?;
-        fn go(
-            st: &CentreStage,
-            r: u64,
-            left: usize,
-            path: &mut Vec<usize>,
-            out: &mut Vec<Vec<usize>>,
-            cap: usize,
-        ) {
-            if left == 0 {
-                if st.table.get(r) == 0 {
-                    out.push(path.clone());
-                }
-                return;
-            }
-            let prev = path.last().map(|&m| st.moves[m]);
-            for m in 0..st.moves.len() {
-                if out.len() >= cap {
-                    return;
-                }
-                if !allowed(prev, st.moves[m]) {
-                    continue;
-                }
-                let t = st.space.rank(st.space.apply(st.space.unrank(r), m));
-                if (st.table.get(t) as usize) < left {
-                    path.push(m);
-                    go(st, t, left - 1, path, out, cap);
-                    path.pop();
-                }
-            }
-        }
+        let root = st.rank(state).map_err(SolveError::Internal)?;
         let opt = st.table.get(root) as usize;
-        let mut out = Vec::new();
-        for len in opt..=opt + slack {
-            go(st, root, len, &mut Vec::new(), &mut out, cap);
+        let policy = Policy {
+            want: cap,
+            level_nodes: u64::MAX,
+            growth: 1,
+            unlimited_after: 0,
+            share: Share::Equal,
+            enough_nodes: u64::MAX,
+            more_nodes: u64::MAX,
+            grace_nodes: 0,
+            max_nodes: u64::MAX,
+            max_total: opt + slack,
+        };
+        let never = crate::Hard::never().0;
+        let root = Root {
+            node: root,
+            before: 0,
+            lower: opt,
+        };
+        let clock = Clock {
+            soft: never,
+            hard: never,
+        };
+        let found = deepen(&ExactLength(st), &[root], &policy, clock).found;
+        if found.is_empty() {
+            return Err(SolveError::Internal("4x4x4-ud-stage: no way down".into()));
         }
-        if out.is_empty() {
-            return Err("4x4x4-ud-stage: no way down".into());
-        }
-        Ok(out)
+        Ok(found.into_iter().map(|f| f.path).collect())
     }
 
     /// The least, in lexicographic order, of a state's facelets turned by each
@@ -428,27 +417,19 @@ impl Solver {
                     if !seen.insert(self.canonical(&s)) {
                         continue;
                     }
-                    let root = self.node2(&s)?;
-                    starts.push((moves, s, root, axis));
+                    starts.push(Chain {
+                        axis,
+                        lens: vec![moves.len()],
+                        moves,
+                        state: s,
+                        marks: 0,
+                    });
                 }
             }
         }
-        let p2 = P2 { s: self };
-        // The most promising starts by their bound on phases 1 and 2, first.
-        let mut starts: Vec<_> = starts
-            .into_iter()
-            .map(|st| (st.0.len() + p2.h(&st.2), st))
-            .collect();
-        starts.sort_by_key(|(lower, st)| (*lower, st.0.len()));
-        starts.truncate(opts.phase1_candidates);
-        let roots: Vec<Root<N2>> = starts
-            .iter()
-            .map(|(lower, (m1, _, node, _))| Root {
-                node: *node,
-                before: m1.len(),
-                lower: *lower,
-            })
-            .collect();
+        // The most promising starts by their bound on phases 1 and 2, first
+        // (of one bound, the shorter phase 1).
+        starts.sort_by_key(|c| c.moves.len());
         // Deepen on the length of phases 1 and 2 together, over every start.
         // A length that has not given enough after its budget is left for the
         // next: the wing split with an even flip count can be rare at one
@@ -468,41 +449,25 @@ impl Solver {
             max_nodes: u64::MAX,
             max_total: 60,
         };
-        let found = deepen(&p2, &roots, &policy, clock);
-        if found.found.is_empty() {
-            return Err(if found.expired {
-                SolveError::OutOfTime("phase 2".into())
-            } else {
-                SolveError::Internal("phase 2 found nothing within 60 moves".into())
-            });
-        }
-        let mut out = Vec::new();
-        seen.clear();
-        for f in found.found {
-            let (path, turned) = (f.path, f.tag == 1);
-            let (m1, s1, _, axis) = &starts[f.root].1;
-            let m2: Vec<Move> = path.iter().map(|&i| self.p2_moves[i]).collect();
-            let mut s = s1.clone();
-            cube.apply_alg(&mut s, &m2);
-            if turned {
-                cube.apply(&mut s, y_turn());
-            }
-            // Ends turned from one another give the same phase 3: one is kept
-            // (the first, whose phases 1 and 2 are no longer).
-            if !seen.insert(self.canonical(&s)) {
-                continue;
-            }
-            let mut moves = m1.clone();
-            moves.extend(&m2);
-            out.push(Candidate {
-                moves,
-                lens: [m1.len(), m2.len()],
-                state: s,
-                axis: *axis,
-                turned,
-            });
-        }
-        Ok(out)
+        let ends = next_stage(
+            cube,
+            &P2 { s: self },
+            &starts,
+            &policy,
+            opts.phase1_candidates,
+            clock,
+            None,
+        )?;
+        Ok(ends
+            .into_iter()
+            .map(|c| Candidate {
+                lens: [c.lens[0], c.lens[1]],
+                turned: c.marks == 1,
+                moves: c.moves,
+                state: c.state,
+                axis: c.axis,
+            })
+            .collect())
     }
 
     /// Phases 1 and 2 (U/D centres staged; L/R and F/B centres staged for the

@@ -3,9 +3,11 @@
 //! wings split (one of each dedge in each class, an even number flipped).
 
 use super::Solver;
-use crate::search::{allowed, Stage};
+use crate::search::{allowed, Chain, Link, Rooted, Stage};
 use crate::tables::nibble;
+use crate::SolveError;
 use tablegen::bfs::Space;
+use tablegen::cube::CubeN;
 use tablegen::cube4::{odd, SideCentresSpace};
 use tablegen::notation::{Face, Move};
 
@@ -183,6 +185,38 @@ impl Stage for P2<'_> {
             out.push((i, s.step2(n, i, fb, s.frame_sides(fb, r, odd))));
         }
         dropped
+    }
+}
+
+/// Phase 2 as a link of the chain: its roots are a phase-1 end's node, and
+/// an end in the turned frame is turned by `y` (marked 1).
+impl Link for P2<'_> {
+    fn moves(&self) -> &[Move] {
+        &self.s.p2_moves
+    }
+    fn name(&self) -> &'static str {
+        "phase 2"
+    }
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<N2>>, SolveError> {
+        let node = self.s.node2(state).map_err(SolveError::Internal)?;
+        Ok(vec![Rooted {
+            node,
+            bound: self.h(&node),
+            set: 0,
+        }])
+    }
+    fn land(&self, cube: &CubeN, chain: &Chain, _: u16, path: &[Move], tag: u8) -> (Vec<u8>, u16) {
+        let mut s = chain.state.clone();
+        cube.apply_alg(&mut s, path);
+        if tag == 1 {
+            cube.apply(&mut s, super::y_turn());
+        }
+        (s, tag as u16)
+    }
+    /// Ends turned from one another give the same phase 3: one is kept (the
+    /// first, whose phases 1 and 2 are no longer).
+    fn key(&self, state: &[u8], _: u16) -> Vec<u8> {
+        self.s.canonical(state)
     }
 }
 

@@ -33,7 +33,7 @@ pub use sides::{Parts, Sides, Split, TwoTables};
 
 use crate::cube3::Solver as Solver3;
 use crate::moves::{axis_rotations, simplify};
-use crate::search::{deepen, Clock, Policy, Root, Share};
+use crate::search::{next_stage, Chain, Clock, Link, Policy, Rooted, Share};
 use crate::tables::TableError;
 use crate::SolveError;
 use std::path::Path;
@@ -145,19 +145,6 @@ pub struct Solution5 {
 /// The stages' names, in order.
 pub const STAGES: [&str; 6] = ["centres-ud", "sides", "split", "pair-e", "last8", "3x3x3"];
 
-/// A chain of stages so far: its frame (an index into
-/// [`axis_rotations`]), its moves in that frame, the length of each stage,
-/// the state after them (in that frame, with the tredges of `recoloured`
-/// recoloured: [`tablegen::cube5::Recolour`]).
-#[derive(Clone)]
-struct Chain {
-    axis: usize,
-    moves: Vec<Move>,
-    lens: Vec<usize>,
-    state: Vec<u8>,
-    recoloured: u16,
-}
-
 impl Solver {
     /// Loads (or builds) every table the solver uses from `dir`.
     pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
@@ -183,6 +170,9 @@ impl Solver {
     }
 
     /// Stage 1 on all three axes: up to `want` chains, shortest first.
+    /// A chain's frame is an index into [`axis_rotations`]; its state is in
+    /// that frame with the tredges of its marks recoloured
+    /// ([`tablegen::cube5::Recolour`]), as stage 3's roots took them.
     fn stage1(
         &self,
         state: &[u8],
@@ -212,96 +202,11 @@ impl Solver {
                     lens: vec![moves.len()],
                     moves,
                     state: s,
-                    recoloured: 0,
+                    marks: 0,
                 });
             }
         }
         out
-    }
-
-    /// Runs a stage from every chain at once; up to `policy.want` longer
-    /// chains, shortest in total first.
-    fn next_stage<S: Chained>(
-        &self,
-        stage: &S,
-        chains: &[Chain],
-        policy: &Policy,
-        max_roots: usize,
-        clock: Clock,
-        trace: Option<fn(&str)>,
-    ) -> Result<Vec<Chain>, SolveError> {
-        let (moves, name) = (stage.moves(), stage.name());
-        let mut roots = Vec::new();
-        let mut owner = Vec::new();
-        for (k, c) in chains.iter().enumerate() {
-            for (node, bound, set) in stage.roots(&c.state).map_err(SolveError::Internal)? {
-                roots.push(Root {
-                    node,
-                    before: c.moves.len(),
-                    lower: c.moves.len() + bound,
-                });
-                owner.push((k, set));
-            }
-        }
-        // The best roots by their bound, at most `max_roots` (ties keep the
-        // chains' order, shortest first).
-        let mut order: Vec<usize> = (0..roots.len()).collect();
-        order.sort_by_key(|&k| roots[k].lower);
-        order.truncate(max_roots.max(1));
-        let roots: Vec<Root<S::Node>> = order.iter().map(|&k| roots[k]).collect();
-        let owner: Vec<(usize, u16)> = order.iter().map(|&k| owner[k]).collect();
-        let t0 = Instant::now();
-        let found = deepen(stage, &roots, policy, clock);
-        if let Some(trace) = trace {
-            let mut lows: Vec<usize> = roots.iter().map(|r| r.lower - r.before).collect();
-            lows.sort_unstable();
-            trace(&format!(
-                "{name}: {} roots, bounds {:?}.., found {} in {:?} ({} nodes), lens {:?}",
-                roots.len(),
-                &lows[..lows.len().min(8)],
-                found.found.len(),
-                t0.elapsed(),
-                found.nodes,
-                found
-                    .found
-                    .iter()
-                    .map(|f| roots[f.root].before + f.path.len())
-                    .take(8)
-                    .collect::<Vec<_>>()
-            ));
-        }
-        if found.found.is_empty() {
-            return Err(if found.expired {
-                SolveError::OutOfTime(name.into())
-            } else {
-                SolveError::Internal(format!("{name} found nothing"))
-            });
-        }
-        let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
-        for f in found.found {
-            let (k, set) = owner[f.root];
-            let c = &chains[k];
-            let m: Vec<Move> = f.path.iter().map(|&i| moves[i]).collect();
-            let mut s = c.state.clone();
-            stage.recolour(&mut s, set);
-            self.cube.apply_alg(&mut s, &m);
-            if !seen.insert((s.clone(), c.recoloured ^ set)) {
-                continue;
-            }
-            let mut all = c.moves.clone();
-            all.extend(&m);
-            let mut lens = c.lens.clone();
-            lens.push(m.len());
-            out.push(Chain {
-                axis: c.axis,
-                moves: all,
-                lens,
-                state: s,
-                recoloured: c.recoloured ^ set,
-            });
-        }
-        Ok(out)
     }
 
     /// Stages 1 to 3 of a checked state: chains in their frames.
@@ -326,9 +231,17 @@ impl Solver {
             opts.stage2_level_nodes,
             opts.stage2_grace,
         );
-        let chains =
-            self.next_stage(&self.sides, &chains, &policy, usize::MAX, clock, opts.trace)?;
-        self.next_stage(
+        let chains = next_stage(
+            &self.cube,
+            &self.sides,
+            &chains,
+            &policy,
+            usize::MAX,
+            clock,
+            opts.trace,
+        )?;
+        next_stage(
+            &self.cube,
             &self.split,
             &chains,
             &policy,
@@ -347,7 +260,8 @@ impl Solver {
         clock: Clock,
     ) -> Result<Vec<Chain>, SolveError> {
         let chains = self.chains3(state, opts, clock)?;
-        let pair = self.next_stage(
+        let pair = next_stage(
+            &self.cube,
             &Weighted(&self.epair, opts.pair_sets, opts.pair_weight),
             &chains,
             &self.policy(
@@ -359,7 +273,8 @@ impl Solver {
             clock,
             opts.trace,
         )?;
-        self.next_stage(
+        next_stage(
+            &self.cube,
             &Weighted(&self.last8, 1, opts.last_weight),
             &pair,
             &self.policy(
@@ -418,7 +333,7 @@ impl Solver {
                 rotation: axis_rotations()[c.axis].clone(),
                 lens: [c.lens[0], c.lens[1], c.lens[2]],
                 state: c.state,
-                recoloured: c.recoloured,
+                recoloured: c.marks,
             })
             .collect())
     }
@@ -464,7 +379,7 @@ impl Solver {
             // frame renamed the colours so), so no turn is needed.
             // The real cube: recolouring twice is no recolouring.
             let mut real = c.state.clone();
-            self.split.recolour(&mut real, c.recoloured);
+            self.split.recolour(&mut real, c.marks);
             let s3 = tablegen::validate::skeleton3(&self.cube, &real);
             let cc = tablegen::cube3::CubieCube::from_facelets(&s3)
                 .map_err(|e| SolveError::Internal(format!("reduced cube: {e}")))?;
@@ -530,36 +445,22 @@ impl Solver {
     }
 }
 
-/// A root of a stage: its node, its bound, and the set of tredges it takes
-/// as recoloured (bit `e` for dedge `e`; see [`tablegen::cube5::Recolour`]).
-pub type Rooted<N> = (N, usize, u16);
-
-/// A stage as a link of the chain: its moves, its name, and the root nodes
-/// of a state with their bounds.
-pub trait Chained: crate::search::Stage {
-    /// The stage's moves.
-    fn moves(&self) -> &[Move];
-    /// The stage's name in solutions and errors.
-    fn name(&self) -> &'static str;
-    /// The nodes of a state, each with its bound and the set of tredges
-    /// it takes as recoloured (0 for most stages).
-    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, String>;
-    /// Recolours the tredges of `set` (a root's) in a state.
-    fn recolour(&self, _state: &mut [u8], _set: u16) {}
-}
-
-impl<P: sides::Parts> Chained for sides::TwoTables<P> {
+impl<P: sides::Parts> Link for sides::TwoTables<P> {
     fn moves(&self) -> &[Move] {
         &self.moves
     }
     fn name(&self) -> &'static str {
         P::NAME
     }
-    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, String> {
-        sides::TwoTables::roots(self, state)
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, SolveError> {
+        sides::TwoTables::roots(self, state).map_err(SolveError::Internal)
     }
-    fn recolour(&self, state: &mut [u8], set: u16) {
-        sides::TwoTables::recolour(self, state, set)
+    /// The tredges of the root's set recoloured, then the moves.
+    fn land(&self, cube: &CubeN, chain: &Chain, set: u16, path: &[Move], _: u8) -> (Vec<u8>, u16) {
+        let mut s = chain.state.clone();
+        sides::TwoTables::recolour(self, &mut s, set);
+        cube.apply_alg(&mut s, path);
+        (s, chain.marks ^ set)
     }
 }
 
@@ -612,19 +513,24 @@ impl<S: WeightedStage> crate::search::Stage for Weighted<'_, S> {
     }
 }
 
-impl<S: WeightedStage> Chained for Weighted<'_, S> {
+impl<S: WeightedStage> Link for Weighted<'_, S> {
     fn moves(&self) -> &[Move] {
         self.0.stage_moves()
     }
     fn name(&self) -> &'static str {
         S::NAME
     }
-    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, String> {
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, SolveError> {
         Ok(self
             .0
-            .roots_weighted(state, self.1, self.2)?
+            .roots_weighted(state, self.1, self.2)
+            .map_err(SolveError::Internal)?
             .into_iter()
-            .map(|(n, h)| (n, h, 0))
+            .map(|(node, bound)| Rooted {
+                node,
+                bound,
+                set: 0,
+            })
             .collect())
     }
 }

@@ -5,7 +5,7 @@
 //! ([`Split`]). Both are a [`TwoTables`] stage: a node of a few masks, and
 //! as bound the larger of two tables' exact distances, each of one part.
 
-use crate::search::{allowed, Stage};
+use crate::search::{allowed, Rooted, Stage};
 use crate::tables::{nibble, MoveTable, Nibbles, TableError};
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
@@ -134,14 +134,18 @@ impl<P: Parts> TwoTables<P> {
 
     /// Every root of a state with its bound and its recoloured tredges
     /// ([`Parts::variants`]).
-    pub fn roots(&self, state: &[u8]) -> Result<Vec<super::Rooted<Node<P::Node>>>, String> {
+    pub fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Node<P::Node>>>, String> {
         Ok(self
             .parts
             .variants(&self.tredges, state)?
             .into_iter()
             .map(|(parts, set)| {
                 let h = self.bound(&parts, usize::MAX).unwrap_or(u8::MAX as usize);
-                (Node { parts, h: h as u8 }, h, set)
+                Rooted {
+                    node: Node { parts, h: h as u8 },
+                    bound: h,
+                    set,
+                }
             })
             .collect())
     }
