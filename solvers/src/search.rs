@@ -135,6 +135,25 @@ pub struct Policy {
     pub max_total: usize,
 }
 
+impl Policy {
+    /// No node budgets: every length up to `max_total` runs to completion
+    /// until `want` solutions are found.
+    pub fn exhaustive(want: usize, max_total: usize) -> Policy {
+        Policy {
+            want,
+            level_nodes: u64::MAX,
+            growth: 1,
+            unlimited_after: 0,
+            share: Share::Equal,
+            enough_nodes: u64::MAX,
+            more_nodes: u64::MAX,
+            grace_nodes: 0,
+            max_nodes: u64::MAX,
+            max_total,
+        }
+    }
+}
+
 /// What a run of [`deepen`] gives.
 #[derive(Debug, Default)]
 pub struct Outcome {

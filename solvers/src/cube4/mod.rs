@@ -340,18 +340,7 @@ impl Solver {
         let st = &self.stages.stages[0];
         let root = st.rank(state).map_err(SolveError::Internal)?;
         let opt = st.table.get(root) as usize;
-        let policy = Policy {
-            want: cap,
-            level_nodes: u64::MAX,
-            growth: 1,
-            unlimited_after: 0,
-            share: Share::Equal,
-            enough_nodes: u64::MAX,
-            more_nodes: u64::MAX,
-            grace_nodes: 0,
-            max_nodes: u64::MAX,
-            max_total: opt + slack,
-        };
+        let policy = Policy::exhaustive(cap, opt + slack);
         let never = crate::Hard::never().0;
         let root = Root {
             node: root,

@@ -3,7 +3,7 @@
 //! tables (one per orbit, and optionally a sparse table of both orbits
 //! together).
 
-use crate::search::{allowed, deepen, Clock, Found, Policy, Root, Share, Stage};
+use crate::search::{allowed, deepen, Clock, Found, Policy, Root, Stage};
 use crate::tables::{load_sparse, Nibbles, SparseTable, TableError};
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
@@ -228,18 +228,7 @@ impl CentreStage {
                 }
             })
             .collect();
-        let policy = Policy {
-            want,
-            level_nodes: u64::MAX,
-            growth: 1,
-            unlimited_after: 0,
-            share: Share::Equal,
-            enough_nodes: u64::MAX,
-            more_nodes: u64::MAX,
-            grace_nodes: 0,
-            max_nodes: u64::MAX,
-            max_total: 60,
-        };
+        let policy = Policy::exhaustive(want, 60);
         deepen(self, &roots, &policy, clock).found
     }
 }
