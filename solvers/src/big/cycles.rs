@@ -157,55 +157,79 @@ pub(super) fn centre_bases(
     wanted: impl Fn(usize, usize) -> bool,
 ) -> Vec<Base> {
     let cube = CubeN::new(n);
-    let axes = [Face::R, Face::U, Face::F];
+    let turns = layer_turns(&[Face::R, Face::U, Face::F], layers);
+    let conj: Vec<Option<Move>> = std::iter::once(None)
+        .chain(
+            Face::ALL
+                .into_iter()
+                .flat_map(|x| (1..=3u8).map(move |q| Some(Move::face(x, q)))),
+        )
+        .collect();
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    let mut conj: Vec<Option<(Face, u8)>> = vec![None];
-    for x in Face::ALL {
-        for q in 1..=3u8 {
-            conj.push(Some((x, q)));
-        }
-    }
-    for fa in axes {
-        for &la in layers {
-            for ta in 1..=3u8 {
-                let a = layer_turn(fa, la, ta);
-                for &cj in &conj {
-                    for fb in axes {
-                        for &lb in layers {
-                            if fb == fa && (lb == la || cj.is_none()) {
-                                continue;
-                            }
-                            for tb in 1..=3u8 {
-                                let b: Vec<Move> = match cj {
-                                    None => vec![layer_turn(fb, lb, tb)],
-                                    Some((x, q)) => vec![
-                                        Move::face(x, q),
-                                        layer_turn(fb, lb, tb),
-                                        Move::face(x, 4 - q),
-                                    ],
-                                };
-                                let mut moves = vec![a];
-                                moves.extend(&b);
-                                moves.push(a.inverse());
-                                moves.extend(invert_alg(&b));
-                                let pairs = moved(&track(&cube, &moves));
-                                let ok = (pairs.len() == 3 || pairs.len() == 6)
-                                    && pairs.iter().all(|&(f, _)| {
-                                        let f = f as usize % (n * n);
-                                        wanted(f / n, f % n)
-                                    });
-                                if ok {
-                                    add_with_inverse(&mut out, &mut seen, Base { moves, pairs });
-                                }
-                            }
-                        }
-                    }
+    for &(fa, la, a) in &turns {
+        for &cj in &conj {
+            for &(fb, lb, b) in &turns {
+                if fb == fa && (lb == la || cj.is_none()) {
+                    continue;
+                }
+                let b = match cj {
+                    None => vec![b],
+                    Some(x) => vec![x, b, x.inverse()],
+                };
+                let moves = commutator(a, &b);
+                let pairs = moved(&track(&cube, &moves));
+                let ok = (pairs.len() == 3 || pairs.len() == 6)
+                    && pairs.iter().all(|&(f, _)| {
+                        let f = f as usize % (n * n);
+                        wanted(f / n, f % n)
+                    });
+                if ok {
+                    add_with_inverse(&mut out, &mut seen, Base { moves, pairs });
                 }
             }
         }
     }
     out
+}
+
+/// Every turn of a single layer of `faces` at `layers` (0: the face
+/// itself): quarter, half and anticlockwise, with its face and layer.
+fn layer_turns(faces: &[Face], layers: &[usize]) -> Vec<(Face, usize, Move)> {
+    let mut v = Vec::new();
+    for &f in faces {
+        for &l in layers {
+            v.extend((1..=3u8).map(|t| (f, l, layer_turn(f, l, t))));
+        }
+    }
+    v
+}
+
+/// The commutator `[a, b]`: `a b a' b'`.
+fn commutator(a: Move, b: &[Move]) -> Vec<Move> {
+    let mut moves = vec![a];
+    moves.extend(b);
+    moves.push(a.inverse());
+    moves.extend(invert_alg(b));
+    moves
+}
+
+/// The face sequences `X Y X'` and `X Y X' Y'` of two faces on different
+/// axes, every turn of each.
+fn face_sequences() -> Vec<Vec<Move>> {
+    let mut v = Vec::new();
+    for x in Face::ALL {
+        for y in Face::ALL.into_iter().filter(|y| y.axis() != x.axis()) {
+            for (p, q) in (1..=3u8).flat_map(|p| (1..=3u8).map(move |q| (p, q))) {
+                let three = vec![Move::face(x, p), Move::face(y, q), Move::face(x, 4 - p)];
+                let mut four = three.clone();
+                four.push(Move::face(y, 4 - q));
+                v.push(three);
+                v.push(four);
+            }
+        }
+    }
+    v
 }
 
 /// Wing 3-cycles on the 4x4x4: `[A, W]` for an inner layer `A` and a face
@@ -223,49 +247,16 @@ pub(super) fn wing_bases() -> Vec<Base> {
         let f = f as usize % 16;
         (1..3).contains(&(f / 4)) && (1..3).contains(&(f % 4))
     };
+    let sequences = face_sequences();
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    for fa in [Face::R, Face::U, Face::F] {
-        for la in [1, 2] {
-            for ta in 1..=3u8 {
-                let a = layer_turn(fa, la, ta);
-                for x in Face::ALL {
-                    for y in Face::ALL {
-                        if y.axis() == x.axis() {
-                            continue;
-                        }
-                        for p in 1..=3u8 {
-                            for q in 1..=3u8 {
-                                for four in [false, true] {
-                                    let mut w = vec![
-                                        Move::face(x, p),
-                                        Move::face(y, q),
-                                        Move::face(x, 4 - p),
-                                    ];
-                                    if four {
-                                        w.push(Move::face(y, 4 - q));
-                                    }
-                                    let mut moves = vec![a];
-                                    moves.extend(&w);
-                                    moves.push(a.inverse());
-                                    moves.extend(invert_alg(&w));
-                                    let all = moved(&track(&cube, &moves));
-                                    let pairs: Vec<(u16, u16)> =
-                                        all.iter().copied().filter(|&(f, _)| wing(f)).collect();
-                                    if pairs.len() == 6
-                                        && all.iter().all(|&(f, _)| wing(f) || centre(f))
-                                    {
-                                        add_with_inverse(
-                                            &mut out,
-                                            &mut seen,
-                                            Base { moves, pairs },
-                                        );
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+    for (_, _, a) in layer_turns(&[Face::R, Face::U, Face::F], &[1, 2]) {
+        for w in &sequences {
+            let moves = commutator(a, w);
+            let all = moved(&track(&cube, &moves));
+            let pairs: Vec<(u16, u16)> = all.iter().copied().filter(|&(f, _)| wing(f)).collect();
+            if pairs.len() == 6 && all.iter().all(|&(f, _)| wing(f) || centre(f)) {
+                add_with_inverse(&mut out, &mut seen, Base { moves, pairs });
             }
         }
     }
