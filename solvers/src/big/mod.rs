@@ -61,6 +61,7 @@ mod cycles;
 mod nested;
 mod pick;
 mod reducer;
+mod wings;
 
 use beam::*;
 use cycles::*;
