@@ -88,7 +88,11 @@ impl SolveError {
     /// Whether the user's input is at fault (exit code 2) rather than the
     /// solver or its time limit (exit code 1).
     pub fn is_input(&self) -> bool {
-        matches!(self, SolveError::Input(_) | SolveError::Table(_))
+        match self {
+            SolveError::Input(_) => true,
+            SolveError::Table(t) => t.is_input(),
+            _ => false,
+        }
     }
 }
 
