@@ -269,3 +269,45 @@ fn a_server_that_never_answers_fails_within_the_timeout() {
     assert_eq!(server.requests().len(), 2);
     assert!(!tables.exists());
 }
+
+/// `publish` writes release assets as they are to be uploaded: one flat
+/// directory whose manifest names its files relative to itself, nothing
+/// else; it refuses to publish nothing and names files left from before.
+#[test]
+fn publish_writes_flat_release_assets() {
+    let root = tempfile::tempdir().unwrap();
+    let rel = release(root.path());
+    let names = crate::common::file_names(&rel);
+    assert_eq!(
+        names,
+        vec![
+            "4x4x4-lr-stage.tbl.zst",
+            "manifest.json",
+            "pyraminx.tbl.zst"
+        ]
+    );
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(rel.join("manifest.json")).unwrap()).unwrap();
+    for e in m["tables"].as_array().unwrap() {
+        let file = e["file"].as_str().unwrap();
+        assert!(!file.contains('/') && rel.join(file).is_file(), "{file}");
+    }
+    // A file left from an earlier release is named, not listed.
+    std::fs::write(rel.join("old.tbl.zst"), b"x").unwrap();
+    tablegen(&root.path().join("built"))
+        .args(["publish", "--out", rel.to_str().unwrap()])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("also holds old.tbl.zst"));
+    // Nothing built: nothing published.
+    let empty = root.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = tablegen(&empty)
+        .args(["publish", "--out", root.path().join("r2").to_str().unwrap()])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(one_line(&out).contains("nothing to publish"));
+    assert!(!root.path().join("r2").exists());
+}
