@@ -3,6 +3,32 @@
 //! A solver is a chain of stages, each a goal, a move set and tables. A complete
 //! distance table is solved by walking downhill (every step to a neighbour one
 //! closer); smaller tables serve as IDA* lower bounds.
+//!
+//! # Solving from another program
+//!
+//! Every puzzle goes through [`puzzle::find`]: parse a state or a scramble,
+//! load the solver from a table directory (its tables are memory-mapped and
+//! checked; a missing one is built there on first use, or downloaded from a
+//! table source set with `tables::set_source`, the `fetch` feature), solve:
+//!
+//! ```
+//! use solvers::puzzle::{self, Input, Options};
+//!
+//! // `--tables DIR`, else $CUBE_TABLES, else the workspace's tables/.
+//! let dir = tablegen::artifact::tables_dir(None);
+//! let p = puzzle::find("3x3x3")?;
+//! let position = p.parse(&Input::Scramble("R U R' U' F2 D L2 B'"))?;
+//! let solver = p.load(&dir, true)?;
+//! let solution = solver.solve(&position, &Options::default())?;
+//! assert!(position.state.after(&solution.moves)?.is_solved());
+//! println!("{} ({} moves)", solution.text(), solution.moves.len());
+//! # Ok::<(), solvers::SolveError>(())
+//! ```
+//!
+//! A project that only solves depends on `solvers` with
+//! `default-features = false` (no clap, no HTTP client), adding the `fetch`
+//! feature to download tables; `examples/downstream/` in the repository is
+//! such a project.
 pub mod big;
 pub mod cube2;
 pub mod cube3;

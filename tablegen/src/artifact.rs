@@ -337,7 +337,7 @@ pub fn remove_other_forms(dir: &Path, id: &str, sharded: bool, old_shards: &[Pat
     }
 }
 
-/// What [`write`] put in place.
+/// What [`write()`] put in place.
 pub enum Written {
     /// One file of this many bytes.
     File(u64),
