@@ -34,6 +34,7 @@ def solve(
     tables: Optional[_Path] = None,
     max_length: Optional[int] = None,
     time_budget_ms: Optional[int] = None,
+    tables_from: Optional[str] = None,
 ) -> Solution:
     """Solves a puzzle: "2x2x2", "3x3x3", "4x4x4", "pyraminx" or "domino".
 
@@ -41,13 +42,18 @@ def solve(
     the `kociemba` package takes them; `order="ulfrbd"` for U L F R B D) or
     `scramble` (moves applied to the solved puzzle). `tables`: the table
     directory (default: `default_tables_dir()`; missing tables are built there
-    on first use). `max_length` (3x3x3): stop at the first solution at most
+    on first use). `tables_from`: the URL of tables written by `tablegen
+    publish` (default: $CUBE_TABLES_FROM), from which a missing table is
+    downloaded instead. `max_length` (3x3x3): stop at the first solution at most
     this long (default 21). `time_budget_ms`: return the best solution found
     after this long (3x3x3 default 1000, 4x4x4 240).
     """
 
 def scramble(
-    puzzle: str, seed: Optional[int] = None, tables: Optional[_Path] = None
+    puzzle: str,
+    seed: Optional[int] = None,
+    tables: Optional[_Path] = None,
+    tables_from: Optional[str] = None,
 ) -> Tuple[str, Optional[str]]:
     """A random-state scramble: (moves, state string or None for the Pyraminx)."""
 

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
-use tablegen::artifact::{find_tables_dir, Fallback, TablesFrom};
+use tablegen::artifact::{find_tables, Fallback, TablesFrom};
 use tablegen::cube::FaceOrder;
 
 fn py_err(e: SolveError) -> PyErr {
@@ -77,19 +77,33 @@ impl Solution {
 /// data directory (`$XDG_DATA_HOME/cube-tables`, else
 /// `~/.local/share/cube-tables`), which is seeded on first use with the
 /// tables of the source tree the package was built from, if it is still there.
-/// (`tablegen::artifact::find_tables_dir`, the toolkit's one reader of the
-/// environment, with the per-user fallback.)
-fn tables_dir(tables: Option<PathBuf>) -> PyResult<PathBuf> {
-    let (dir, from) = find_dir(tables.as_deref())?;
-    if from == TablesFrom::Fallback(Fallback::UserData) {
-        seed_from_source(&dir);
+/// Also the table source: `tables_from`, else `$CUBE_TABLES_FROM`, else none
+/// (missing tables are built). (`tablegen::artifact::find_tables`, the
+/// toolkit's one reader of the environment, with the per-user fallback.)
+fn tables_dir(tables: Option<PathBuf>, tables_from: Option<&str>) -> PyResult<Tables> {
+    let found = find_dir(tables.as_deref(), tables_from)?;
+    if found.from == TablesFrom::Fallback(Fallback::UserData) {
+        seed_from_source(&found.dir);
     }
-    Ok(dir)
+    Ok(Tables {
+        dir: found.dir,
+        source: found.source,
+    })
 }
 
-/// `given`, else `$CUBE_TABLES`, else the per-user data directory.
-fn find_dir(given: Option<&Path>) -> PyResult<(PathBuf, TablesFrom)> {
-    find_tables_dir(given, Fallback::UserData).ok_or_else(|| {
+/// Where tables are and where missing ones come from.
+struct Tables {
+    dir: PathBuf,
+    source: Option<String>,
+}
+
+/// `given`, else `$CUBE_TABLES`, else the per-user data directory; and the
+/// table source.
+fn find_dir(
+    given: Option<&Path>,
+    source: Option<&str>,
+) -> PyResult<tablegen::artifact::TablesConfig> {
+    find_tables(given, source, Fallback::UserData).ok_or_else(|| {
         PyOSError::new_err("no table directory: pass tables=, or set CUBE_TABLES or HOME")
     })
 }
@@ -139,11 +153,13 @@ fn seed_from_source(dir: &Path) {
 
 type Cache = Mutex<HashMap<(String, PathBuf), Arc<dyn Solve>>>;
 
-/// The loaded solver of a puzzle for a table directory (loaded, or built, on
-/// first use; kept for the process).
-fn solver(name: &str, dir: &Path) -> Result<Arc<dyn Solve>, SolveError> {
+/// The loaded solver of a puzzle for a table directory (loaded, or
+/// downloaded from the table source or built, on first use; kept for the
+/// process).
+fn solver(name: &str, tables: &Tables) -> Result<Arc<dyn Solve>, SolveError> {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
+    let dir = &tables.dir;
     let key = (name.to_string(), dir.to_path_buf());
     let mut map = cache
         .lock()
@@ -151,6 +167,14 @@ fn solver(name: &str, dir: &Path) -> Result<Arc<dyn Solve>, SolveError> {
     if let Some(s) = map.get(&key) {
         return Ok(s.clone());
     }
+    // The source of this load (the cache's lock keeps loads one at a time).
+    solvers::tables::set_source(
+        tables
+            .source
+            .as_deref()
+            .map(tablegen::install::Source::new),
+        tablegen::install::Options::default(),
+    );
     let loaded: Arc<dyn Solve> = Arc::from(registry::find(name)?.load(dir, false)?);
     map.insert(key, loaded.clone());
     Ok(loaded)
@@ -189,15 +213,17 @@ fn read_position(
 /// order, as the `kociemba` package takes; `order="ulfrbd"` for U L F R B D) or
 /// `scramble` (moves from solved). `tables` is the table directory (default:
 /// $CUBE_TABLES, else ~/.local/share/cube-tables, tables missing there are
-/// built on first use). `max_length` (3x3x3): stop at the first solution this
+/// built on first use). `tables_from`: the URL of tables published by
+/// `tablegen publish` (default: $CUBE_TABLES_FROM), from which a missing
+/// table is downloaded instead. `max_length` (3x3x3): stop at the first solution this
 /// short (default 21). `time_budget_ms`: time after which the best solution
 /// found is returned (3x3x3 default 1000, 4x4x4 240).
 ///
 /// Returns a Solution with `.moves` (str), `.length` (int), `.phases` (dict).
-/// Raises ValueError for bad input, OSError for a table that cannot be read or
-/// built, RuntimeError when the solve runs out of time.
+/// Raises ValueError for bad input, OSError for a table that cannot be read,
+/// built or downloaded, RuntimeError when the solve runs out of time.
 #[pyfunction]
-#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None))]
+#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -208,11 +234,12 @@ fn solve(
     tables: Option<PathBuf>,
     max_length: Option<usize>,
     time_budget_ms: Option<u64>,
+    tables_from: Option<&str>,
 ) -> PyResult<Solution> {
     let position = read_position(puzzle, state, scramble, order).map_err(py_err)?;
     // Unknown puzzles (a cube without a solver) are named before any table.
     registry::find(puzzle).map_err(py_err)?;
-    let dir = tables_dir(tables)?;
+    let dir = tables_dir(tables, tables_from)?;
     let defaults = Options::default();
     let opts = Options {
         time_budget: time_budget_ms.map(Duration::from_millis),
@@ -232,17 +259,19 @@ fn solve(
 
 /// A random-state scramble: `(moves, state)`, the state string after the
 /// moves (None for the Pyraminx, which has no state strings). The same `seed`
-/// gives the same scramble; none picks one from the clock.
+/// gives the same scramble; none picks one from the clock. `tables` and
+/// `tables_from` as for `solve`.
 #[pyfunction]
-#[pyo3(signature = (puzzle, seed=None, tables=None))]
+#[pyo3(signature = (puzzle, seed=None, tables=None, tables_from=None))]
 fn scramble(
     py: Python<'_>,
     puzzle: &str,
     seed: Option<u64>,
     tables: Option<PathBuf>,
+    tables_from: Option<&str>,
 ) -> PyResult<(String, Option<String>)> {
     registry::find(puzzle).map_err(py_err)?;
-    let dir = tables_dir(tables)?;
+    let dir = tables_dir(tables, tables_from)?;
     let seed = seed.unwrap_or_else(puzzle::clock_seed);
     let name = puzzle.to_string();
     let s = py
@@ -297,7 +326,7 @@ fn puzzles() -> Vec<&'static str> {
 /// else $XDG_DATA_HOME/cube-tables, else ~/.local/share/cube-tables.
 #[pyfunction]
 fn default_tables_dir() -> PyResult<String> {
-    Ok(find_dir(None)?.0.to_string_lossy().into_owned())
+    Ok(find_dir(None, None)?.dir.to_string_lossy().into_owned())
 }
 
 /// Twisty-puzzle solvers from the cube-tables toolkit: `solve`, `scramble`,

@@ -1,8 +1,12 @@
 """The Python binding: solutions replayed on the toolkit's models and on a
 small independent facelet model, bad input, the table directory."""
 
+import functools
+import http.server
 import os
 import shutil
+import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -191,6 +195,51 @@ def test_a_missing_table_is_built_in_the_directory_given(tmp_path, capfd):
     assert cubesolve.is_solved("pyraminx", sol.moves, scramble="U L' r b")
     assert (d / "pyraminx.tbl").exists()
     assert "pyraminx" in capfd.readouterr().err
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def test_a_missing_table_is_downloaded_from_tables_from(tmp_path, capfd):
+    """Given a table source (a `tablegen publish` directory served over
+    HTTP), a missing table is downloaded from it, not built."""
+    tablegen = next(
+        (p for p in (REPO / "target" / d / "tablegen" for d in ("debug", "release")) if p.exists()),
+        None,
+    )
+    if tablegen is None:
+        pytest.skip("no tablegen binary to publish with (cargo build --bin tablegen)")
+    built = tmp_path / "built"
+    built.mkdir()
+    shutil.copy(SHIPPED / "pyraminx.tbl", built / "pyraminx.tbl")
+    release = tmp_path / "release"
+    subprocess.run(
+        [str(tablegen), "--tables", str(built), "publish", "--out", str(release)],
+        check=True,
+        capture_output=True,
+    )
+    handler = functools.partial(_QuietHandler, directory=str(release))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        d = tmp_path / "new"
+        sol = cubesolve.solve("pyraminx", scramble="U L' r b", tables=str(d), tables_from=url)
+        assert cubesolve.is_solved("pyraminx", sol.moves, scramble="U L' r b")
+        assert (d / "pyraminx.tbl").read_bytes() == (SHIPPED / "pyraminx.tbl").read_bytes()
+        err = capfd.readouterr().err
+        assert f"pyraminx.tbl.zst: downloading {url}pyraminx.tbl.zst" in err
+        assert "depth" not in err
+        # A source that is not there: OSError naming its URL.
+        with pytest.raises(OSError) as e:
+            cubesolve.solve("pyraminx", scramble="U", tables=str(tmp_path / "other"),
+                            tables_from=url + "nothing/")
+        assert f"{url}nothing/manifest.json" in str(e.value)
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_default_table_directory(tables, tmp_path, monkeypatch):

@@ -3,6 +3,32 @@
 //! A solver is a chain of stages, each a goal, a move set and tables. A complete
 //! distance table is solved by walking downhill (every step to a neighbour one
 //! closer); smaller tables serve as IDA* lower bounds.
+//!
+//! # Solving from another program
+//!
+//! Every puzzle goes through [`registry::find`]: parse a state or a scramble,
+//! load the solver from a table directory (its tables are memory-mapped and
+//! checked; a missing one is built there on first use, or downloaded from a
+//! table source set with `tables::set_source`, the `fetch` feature), solve:
+//!
+//! ```
+//! use solvers::puzzle::{Input, Options};
+//! use solvers::registry;
+//!
+//! // `--tables DIR`, else $CUBE_TABLES, else the workspace's tables/.
+//! let dir = tablegen::artifact::tables_dir(None);
+//! let p = registry::find("3x3x3")?;
+//! let position = p.parse(&Input::Scramble("R U R' U' F2 D L2 B'"))?;
+//! let solver = p.load(&dir, true)?;
+//! let solution = solver.solve(&position, &Options::default())?;
+//! assert!(position.state.after(&solution.moves)?.is_solved());
+//! println!("{} ({} moves)", solution.text(), solution.moves.len());
+//! # Ok::<(), solvers::SolveError>(())
+//! ```
+//!
+//! A project that only solves depends on `solvers` (no clap, no HTTP
+//! client), adding the `fetch` feature to download tables;
+//! `examples/downstream/` in the repository is such a project.
 pub mod big;
 pub mod cube2;
 pub mod cube3;
@@ -89,7 +115,11 @@ impl SolveError {
     /// Whether the user's input is at fault (exit code 2) rather than the
     /// solver or its time limit (exit code 1).
     pub fn is_input(&self) -> bool {
-        matches!(self, SolveError::Input(_) | SolveError::Table(_))
+        match self {
+            SolveError::Input(_) => true,
+            SolveError::Table(t) => t.is_input(),
+            _ => false,
+        }
     }
 }
 

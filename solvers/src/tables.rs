@@ -1,5 +1,6 @@
-//! Distance tables for solvers: memory-mapped from the table directory, or built
-//! on first use (and saved there when it is writable).
+//! Distance tables for solvers: memory-mapped from the table directory, or
+//! downloaded from a table source (`set_source`) or built on first use (and
+//! saved there when it is writable).
 
 use std::path::Path;
 use tablegen::catalog::{self, Built};
@@ -84,6 +85,104 @@ pub enum TableError {
         /// What is wrong.
         msg: String,
     },
+    /// Downloading the table from the table source failed.
+    #[error(transparent)]
+    Fetch(#[from] tablegen::install::InstallError),
+}
+
+impl TableError {
+    /// Whether a table or the input is at fault (exit code 2) rather than
+    /// the network or the machine (exit code 1).
+    pub fn is_input(&self) -> bool {
+        match self {
+            TableError::Fetch(e) => e.is_input(),
+            _ => true,
+        }
+    }
+}
+
+/// Where a missing table comes from: a release of `tablegen publish`.
+#[cfg(feature = "fetch")]
+struct TableSource {
+    source: tablegen::install::Source,
+    opts: tablegen::install::Options,
+    /// Its manifest, once read.
+    manifest: std::sync::Mutex<Option<std::sync::Arc<tablegen::install::Manifest>>>,
+}
+
+#[cfg(feature = "fetch")]
+static SOURCE: std::sync::Mutex<Option<std::sync::Arc<TableSource>>> = std::sync::Mutex::new(None);
+
+/// Sets the table source of this process: a table that is not in the table
+/// directory is then downloaded from it (with progress unless the loading is
+/// quiet, and checked as `tablegen install` checks it) instead of built; a
+/// table its manifest does not list is still built. `None` (the default):
+/// build every missing table. A command line sets it from `--tables-from`
+/// or `$CUBE_TABLES_FROM` ([`tablegen::artifact::find_tables`]).
+///
+/// ```no_run
+/// use tablegen::install::{Options, Source};
+/// solvers::tables::set_source(
+///     Some(Source::new("https://example.org/tables/manifest.json")),
+///     Options::default(),
+/// );
+/// let dir = std::path::Path::new("tables");
+/// let solver = solvers::puzzle::find("2x2x2").unwrap().load(dir, false).unwrap();
+/// ```
+#[cfg(feature = "fetch")]
+pub fn set_source(source: Option<tablegen::install::Source>, opts: tablegen::install::Options) {
+    let new = source.map(|source| {
+        std::sync::Arc::new(TableSource {
+            source,
+            opts,
+            manifest: std::sync::Mutex::new(None),
+        })
+    });
+    // A poisoned lock only means a panic elsewhere; the value is whole.
+    let mut current = SOURCE.lock().unwrap_or_else(|p| p.into_inner());
+    *current = new;
+}
+
+/// Downloads table `def` into `dir` from the table source, if one is set
+/// and its manifest lists the table; returns whether it did.
+#[cfg(feature = "fetch")]
+fn fetch(def: &catalog::TableDef, dir: &Path, quiet: bool) -> Result<bool, TableError> {
+    let source = SOURCE.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let Some(src) = source else {
+        return Ok(false);
+    };
+    let opts = tablegen::install::Options {
+        quiet: quiet || src.opts.quiet,
+        ..src.opts.clone()
+    };
+    let manifest = {
+        let mut cached = src.manifest.lock().unwrap_or_else(|p| p.into_inner());
+        match &*cached {
+            Some(m) => m.clone(),
+            None => {
+                let m = std::sync::Arc::new(tablegen::install::Manifest::read(&src.source, &opts)?);
+                *cached = Some(m.clone());
+                m
+            }
+        }
+    };
+    if !manifest.contains(def.id) {
+        if !quiet {
+            tablegen::errln!(
+                "note: {} does not list {}; building it",
+                manifest.location(),
+                def.id
+            );
+        }
+        return Ok(false);
+    }
+    tablegen::install::install(dir, &manifest, Some(&[def.id]), &opts)?;
+    Ok(true)
+}
+
+#[cfg(not(feature = "fetch"))]
+fn fetch(_: &catalog::TableDef, _: &Path, _: bool) -> Result<bool, TableError> {
+    Ok(false)
 }
 
 /// The table directory of the tests: `target/test-tables` of the workspace,
@@ -146,10 +245,26 @@ enum Opened {
 }
 
 /// Opens table `id` from `dir` (checked: structure, checksum, id, definition),
-/// or builds it (showing progress unless `quiet`) and tries to save it there.
+/// or downloads it from the table source (`set_source`) or builds it
+/// (showing progress unless `quiet`) and tries to save it there.
 fn open_or_build(id: &str, dir: &Path, quiet: bool) -> Result<Opened, TableError> {
     let def = catalog::find(id)
         .ok_or_else(|| TableError::Build(id.into(), "not in the catalog".into()))?;
+    if let Some(opened) = open_existing(&def, dir)? {
+        return Ok(opened);
+    }
+    if fetch(&def, dir, quiet)? {
+        if let Some(opened) = open_existing(&def, dir)? {
+            return Ok(opened);
+        }
+    }
+    build(&def, dir, quiet)
+}
+
+/// Opens table `def` from `dir` (checked: structure, checksum, id,
+/// definition), if it is there.
+fn open_existing(def: &catalog::TableDef, dir: &Path) -> Result<Option<Opened>, TableError> {
+    let id = def.id;
     let opts = tablefmt::OpenOptions {
         verify_checksum: true,
         expect_id: Some(id.to_string()),
@@ -169,16 +284,23 @@ fn open_or_build(id: &str, dir: &Path, quiet: bool) -> Result<Opened, TableError
     if path.exists() {
         let table = tablefmt::Table::open(&path, &opts)?;
         check(table.info().definition_hash, &path)?;
-        return Ok(Opened::Mapped(table));
+        return Ok(Some(Opened::Mapped(table)));
     }
     let index = tablegen::artifact::shards_path(dir, id);
     if index.exists() {
         let table = tablefmt::ShardedTable::open(&index, &opts)?;
         check(table.definition_hash(), &index)?;
-        return Ok(Opened::Sharded(table));
+        return Ok(Some(Opened::Sharded(table)));
     }
+    Ok(None)
+}
+
+/// Builds table `def` (showing progress unless `quiet`) and tries to save
+/// it in `dir`.
+fn build(def: &catalog::TableDef, dir: &Path, quiet: bool) -> Result<Opened, TableError> {
+    let id = def.id;
     let progress = Progress::new(id, def.expected_states, quiet);
-    let out = catalog::build(&def, &progress).map_err(|e| TableError::Build(id.into(), e))?;
+    let out = catalog::build(def, &progress).map_err(|e| TableError::Build(id.into(), e))?;
     // Saving is a convenience: a read-only table directory still solves,
     // but it builds the table again on every run, and that is said once.
     // A table too large for one file is saved as shards.
@@ -190,7 +312,7 @@ fn open_or_build(id: &str, dir: &Path, quiet: bool) -> Result<Opened, TableError
     let saved = saved
         .and_then(|()| std::fs::create_dir_all(dir).map_err(|e| e.to_string()))
         .and_then(|()| {
-            tablegen::artifact::write(&def, &out, dir, tablefmt::MAX_FILE_BYTES)
+            tablegen::artifact::write(def, &out, dir, tablefmt::MAX_FILE_BYTES)
                 .map_err(|e| e.to_string())
         });
     if let Err(e) = saved {

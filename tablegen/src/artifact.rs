@@ -7,8 +7,15 @@ use tablefmt::{Encoding, TableMeta};
 /// The table directory: `--tables DIR`, else `$CUBE_TABLES`, else the workspace's
 /// `tables/` ([`find_tables_dir`] with [`Fallback::Workspace`]).
 pub fn tables_dir(cli: Option<&Path>) -> PathBuf {
-    match find_tables_dir(cli, Fallback::Workspace) {
-        Some((dir, _)) => dir,
+    tables_config(cli, None).dir
+}
+
+/// The table directory and the table source of a command line: `--tables
+/// DIR` and `--tables-from URL`, else the environment, else the workspace's
+/// `tables/` and no source ([`find_tables`] with [`Fallback::Workspace`]).
+pub fn tables_config(cli_dir: Option<&Path>, cli_source: Option<&str>) -> TablesConfig {
+    match find_tables(cli_dir, cli_source, Fallback::Workspace) {
+        Some(config) => config,
         None => unreachable!("the workspace's tables/ is always a table directory"),
     }
 }
@@ -37,20 +44,53 @@ pub enum TablesFrom {
     Fallback(Fallback),
 }
 
+/// Where tables are, and where missing ones come from ([`find_tables`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TablesConfig {
+    /// The table directory.
+    pub dir: PathBuf,
+    /// Which choice named it.
+    pub from: TablesFrom,
+    /// The table source: a URL (or directory) written by `tablegen
+    /// publish`, from which a solver downloads a table it lacks instead of
+    /// building it (see [`crate::install::Source::new`]). `None`: build.
+    pub source: Option<String>,
+}
+
 /// The table directory: `given`, else `$CUBE_TABLES` (if not empty), else
-/// `fallback`; with where it came from. `None` only for
+/// `fallback`; with where it came from ([`find_tables`] without a source).
+pub fn find_tables_dir(given: Option<&Path>, fallback: Fallback) -> Option<(PathBuf, TablesFrom)> {
+    find_tables(given, None, fallback).map(|c| (c.dir, c.from))
+}
+
+/// The table directory: `given`, else `$CUBE_TABLES` (if not empty), else
+/// `fallback`; with where it came from; and the table source: `source`,
+/// else `$CUBE_TABLES_FROM` (if not empty), else none. `None` only for
 /// [`Fallback::UserData`] when neither `$XDG_DATA_HOME` nor `$HOME` is set
 /// (empty counts as unset).
 ///
 /// The one place the libraries of this workspace read the environment:
 /// everything else is configured by its caller.
-pub fn find_tables_dir(given: Option<&Path>, fallback: Fallback) -> Option<(PathBuf, TablesFrom)> {
-    if let Some(p) = given {
-        return Some((p.to_path_buf(), TablesFrom::Caller));
-    }
+pub fn find_tables(
+    given: Option<&Path>,
+    source: Option<&str>,
+    fallback: Fallback,
+) -> Option<TablesConfig> {
     let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    let source = match source {
+        Some(s) => Some(s.to_string()),
+        None => nonempty("CUBE_TABLES_FROM").map(|v| v.to_string_lossy().into_owned()),
+    };
+    let config = |dir: PathBuf, from: TablesFrom| TablesConfig {
+        dir,
+        from,
+        source: source.clone(),
+    };
+    if let Some(p) = given {
+        return Some(config(p.to_path_buf(), TablesFrom::Caller));
+    }
     if let Some(p) = nonempty("CUBE_TABLES") {
-        return Some((PathBuf::from(p), TablesFrom::Env));
+        return Some(config(PathBuf::from(p), TablesFrom::Env));
     }
     let dir = match fallback {
         Fallback::Workspace => {
@@ -66,7 +106,7 @@ pub fn find_tables_dir(given: Option<&Path>, fallback: Fallback) -> Option<(Path
             data.join("cube-tables")
         }
     };
-    Some((dir, TablesFrom::Fallback(fallback)))
+    Some(config(dir, TablesFrom::Fallback(fallback)))
 }
 
 /// The artifact path of a table in a directory.
@@ -297,7 +337,7 @@ pub fn remove_other_forms(dir: &Path, id: &str, sharded: bool, old_shards: &[Pat
     }
 }
 
-/// What [`write`] put in place.
+/// What [`write()`] put in place.
 pub enum Written {
     /// One file of this many bytes.
     File(u64),

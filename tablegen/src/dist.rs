@@ -69,7 +69,7 @@ pub struct Cluster {
     pub stop_after: Option<u8>,
     /// Out of core: the bytes each process may use for the build's states.
     /// The slices then live on disk in the checkpoint directory (see
-    /// [`disk`]), and the table is gathered into a file there, one depth
+    /// `dist/disk.rs`), and the table is gathered into a file there, one depth
     /// byte per rank, instead of memory. `None`: everything in memory.
     pub memory_limit: Option<u64>,
     /// How long the processes of a build have to meet ([`meet`]) before it

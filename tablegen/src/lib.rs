@@ -23,6 +23,7 @@ pub mod cube5;
 #[cfg(feature = "timely")]
 pub mod dist;
 pub mod domino;
+pub mod install;
 pub mod kociemba;
 pub mod notation;
 pub mod orbits;

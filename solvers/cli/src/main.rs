@@ -23,6 +23,11 @@ struct Cli {
     /// Table directory (default: $CUBE_TABLES, else the workspace's tables/).
     #[arg(long, global = true, value_name = "DIR")]
     tables: Option<PathBuf>,
+    /// Where a missing table is downloaded from instead of built: the URL
+    /// (or directory) of tables written by `tablegen publish` (default:
+    /// $CUBE_TABLES_FROM; none: build it).
+    #[arg(long, global = true, value_name = "URL")]
+    tables_from: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -145,14 +150,21 @@ struct ScrambleArgs {
 
 fn main() -> ExitCode {
     let cli: Cli = tablegen::cli::parse_or_exit("cubesolve");
-    let dir = tablegen::artifact::tables_dir(cli.tables.as_deref());
+    let config =
+        tablegen::artifact::tables_config(cli.tables.as_deref(), cli.tables_from.as_deref());
+    let dir = config.dir;
+    solvers::tables::set_source(
+        config.source.as_deref().map(tablegen::install::Source::new),
+        tablegen::install::Options::default(),
+    );
     let result = match cli.command {
         Command::Solve(a) => solve(&dir, a),
         Command::Scramble(a) => scramble(&dir, a),
         Command::Show(a) => show(a),
     };
     tablegen::cli::exit("cubesolve", result, |c| {
-        c.downcast_ref::<solvers::tables::TableError>().is_some()
+        c.downcast_ref::<solvers::tables::TableError>()
+            .is_some_and(|e| e.is_input())
             || c.downcast_ref::<solvers::SolveError>()
                 .is_some_and(|e| e.is_input())
     })

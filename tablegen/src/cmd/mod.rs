@@ -17,7 +17,10 @@ pub use tablegen::cli::{bad, quote, show_path};
 
 /// Maps a result to the process exit code, printing one line on error.
 pub fn exit(result: anyhow::Result<()>) -> ExitCode {
-    tablegen::cli::exit("tablegen", result, |_| false)
+    tablegen::cli::exit("tablegen", result, |c| {
+        c.downcast_ref::<tablegen::install::InstallError>()
+            .is_some_and(tablegen::install::InstallError::is_input)
+    })
 }
 
 /// Looks up a catalog id, or fails with the closest ids.

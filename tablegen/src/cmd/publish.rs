@@ -23,6 +23,13 @@ pub struct Args {
 
 pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     super::check_tables_dir(tables)?;
+    let catalog = tablegen::catalog::catalog();
+    if !catalog.iter().any(|def| locate(tables, def.id).is_some()) {
+        return Err(bad(format!(
+            "no table is built in {}: nothing to publish (see `tablegen build`)",
+            show_path(tables)
+        )));
+    }
     if let Ok(md) = std::fs::metadata(&args.out) {
         if !md.is_dir() {
             return Err(bad(format!(
@@ -40,7 +47,9 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         ))
     })?;
     let mut entries = Vec::new();
-    for def in tablegen::catalog::catalog() {
+    // The files of this release, by name.
+    let mut written = vec!["manifest.json".to_string()];
+    for def in catalog {
         let Some(at) = locate(tables, def.id) else {
             continue;
         };
@@ -63,10 +72,12 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 let text = std::fs::read(index)
                     .map_err(|e| tablefmt::FormatError::io(index, "cannot read", e))?;
                 tablefmt::write_atomic(&args.out.join(&name), &text)?;
+                written.push(name.clone());
                 let mut shards = Vec::with_capacity(files.len());
                 let mut compressed = 0;
                 for (s, f) in idx.shards.iter().zip(files) {
                     let mut e = compress(f, &format!("{}.zst", s.file), &args)?;
+                    written.push(format!("{}.zst", s.file));
                     compressed += e["compressed_bytes"].as_u64().unwrap_or(0);
                     e["checksum"] = s.checksum.clone().into();
                     shards.push(e);
@@ -84,6 +95,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             }
             _ => {
                 let e = compress(at.path(), &format!("{}.tbl.zst", def.id), &args)?;
+                written.push(format!("{}.tbl.zst", def.id));
                 outln!("{}: {} -> {} bytes", def.id, h.bytes, e["compressed_bytes"])?;
                 for (k, v) in e.as_object().into_iter().flatten() {
                     entry[k] = v.clone();
@@ -98,7 +110,36 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         &args.out.join("manifest.json"),
         serde_json::to_string_pretty(&manifest)?.as_bytes(),
     )?;
+    note_other_files(&args.out, &written);
     Ok(())
+}
+
+/// Names, on standard error, the files in the release directory `out` that
+/// are not in the release (`written`): left from an earlier publish, they
+/// would be uploaded with the rest by mistake.
+fn note_other_files(out: &Path, written: &[String]) {
+    let Ok(list) = std::fs::read_dir(out) else {
+        return;
+    };
+    let mut others: Vec<String> = list
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.') && !written.contains(n))
+        .collect();
+    if others.is_empty() {
+        return;
+    }
+    others.sort();
+    let shown = others.len().min(5);
+    let more = match others.len() - shown {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    tablegen::errln!(
+        "note: {} also holds {}{more}, which this release's manifest does not list (remove them before uploading the directory)",
+        show_path(out),
+        others[..shown].join(", ")
+    );
 }
 
 /// Compresses the table file `src` into `name` in the release directory and
