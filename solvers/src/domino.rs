@@ -49,7 +49,7 @@ const EDGES: &[[(Face, usize, usize); 2]] = &tablegen::validate::EDGE_CELLS_UD;
 
 /// Parses a 42-letter Domino state into `(cp, ep)` (slot -> piece).
 pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), String> {
-    let chars = tablegen::cube::state_letters(s)?;
+    let chars = tablegen::cube::state_letters(s).map_err(|e| e.to_string())?;
     if chars.len() != 42 {
         return Err(format!(
             "a Domino state has 42 facelets, got {}",
@@ -65,7 +65,7 @@ pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), String> {
     if st[c.index(Face::U, 1, 1)] != Face::U as u8 || st[c.index(Face::D, 1, 1)] != Face::D as u8 {
         return Err("the U and D centres must show U and D".into());
     }
-    let (cp, co) = read_corners(&c, &st, &[0, 1, 2, 3, 4, 5])?;
+    let (cp, co) = read_corners(&c, &st, &[0, 1, 2, 3, 4, 5]).map_err(|e| e.to_string())?;
     if co.iter().any(|&t| t != 0) {
         return Err("a corner's U/D colour is not on the U or D face".into());
     }

@@ -42,6 +42,20 @@ impl From<String> for SolveError {
     }
 }
 
+impl From<tablegen::StateError> for SolveError {
+    /// A state that is no legal state of its puzzle is the user's input.
+    fn from(e: tablegen::StateError) -> SolveError {
+        SolveError::Input(e.to_string())
+    }
+}
+
+impl From<tablegen::ModelError> for SolveError {
+    /// A move set a space cannot take is a fault of the solver.
+    fn from(e: tablegen::ModelError) -> SolveError {
+        SolveError::Internal(e.to_string())
+    }
+}
+
 /// Whether the slow tests run at full size (`ci/soak.sh` sets `CUBE_SOAK`):
 /// thousands of states and every size, where CI runs a sample of each.
 #[cfg(test)]
@@ -85,6 +99,17 @@ impl Hard {
 }
 
 impl SolveError {
+    /// The user's input is at fault, as `e` says.
+    pub fn input(e: impl std::fmt::Display) -> SolveError {
+        SolveError::Input(e.to_string())
+    }
+
+    /// A fault of the solver, as `e` says (a step after the input was
+    /// checked failed).
+    pub fn internal(e: impl std::fmt::Display) -> SolveError {
+        SolveError::Internal(e.to_string())
+    }
+
     /// Whether the user's input is at fault (exit code 2) rather than the
     /// solver or its time limit (exit code 1).
     pub fn is_input(&self) -> bool {

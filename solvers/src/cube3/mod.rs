@@ -412,7 +412,7 @@ impl crate::puzzle::Puzzle for Cube3Puzzle {
     fn parse(&self, input: &crate::puzzle::Input) -> Result<crate::puzzle::Position, SolveError> {
         let pos = crate::puzzle::parse_cube(3, input)?;
         // Refuse a bad state before loading any table.
-        CubieCube::from_facelets(crate::puzzle::cube_state(&pos)?).map_err(SolveError::Input)?;
+        CubieCube::from_facelets(crate::puzzle::cube_state(&pos)?)?;
         Ok(pos)
     }
     fn load(
@@ -431,9 +431,8 @@ impl crate::puzzle::Solve for Solver {
         opts: &crate::puzzle::Options,
     ) -> Result<crate::Solution, SolveError> {
         let st = crate::puzzle::cube_state(position)?;
-        let cube = CubieCube::from_facelets(st).map_err(SolveError::Input)?;
-        let (rotation, _) =
-            tablegen::validate::orient_centres(&CubeN::new(3), st).map_err(SolveError::Input)?;
+        let cube = CubieCube::from_facelets(st)?;
+        let (rotation, _) = tablegen::validate::orient_centres(&CubeN::new(3), st)?;
         let opts = Options {
             max_length: opts.max_length,
             time_budget: opts.time_budget.unwrap_or(Duration::from_millis(1000)),

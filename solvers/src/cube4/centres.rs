@@ -78,7 +78,7 @@ impl CentreStage {
         if proj.n != 4 || proj.orbit != Orbit::AllCentres {
             return Err(bad("not a projection of the 4x4x4 centres".into()));
         }
-        let space = projection::build(&proj, &moves).map_err(bad)?;
+        let space = projection::build(&proj, &moves).map_err(|e| TableError::model(id, e))?;
         if !space.is_dense() {
             return Err(bad("projection too big to rank densely".into()));
         }

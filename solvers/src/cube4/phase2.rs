@@ -189,7 +189,7 @@ impl Stage for P2<'_> {
 impl Solver {
     /// Phase-2 node of a state whose U/D centres are staged.
     pub(super) fn node2(&self, state: &[u8]) -> Result<N2, String> {
-        let piece = self.wings.read(state)?;
+        let piece = self.wings.read(state).map_err(|e| e.to_string())?;
         let mut pos = [0u8; 24];
         for (slot, &p) in piece.iter().enumerate() {
             pos[p as usize] = slot as u8;

@@ -177,7 +177,7 @@ impl Solver {
     /// and its wing in the low class give `sigma`.
     pub(super) fn node3(&self, s: &[u8]) -> Result<N3, String> {
         let cube = &self.stages.cube;
-        let piece = self.wings.read(s)?;
+        let piece = self.wings.read(s).map_err(|e| e.to_string())?;
         let mut hi = [u8::MAX; 12];
         let mut lo = [u8::MAX; 12];
         for (slot, &p) in piece.iter().enumerate() {
@@ -191,7 +191,7 @@ impl Solver {
         if hi.contains(&u8::MAX) || lo.contains(&u8::MAX) {
             return Err("phase 2 left both wings of a dedge in one class".into());
         }
-        let (cp, _) = read_corners(cube, s, &[0, 1, 2, 3, 4, 5])?;
+        let (cp, _) = read_corners(cube, s, &[0, 1, 2, 3, 4, 5]).map_err(|e| e.to_string())?;
         let st2 = &self.stages.stages[2];
         let sigma = PairAllSpace::sigma(&hi, &lo).ok_or("phase 2 left an odd pairing")?;
         let mask = st2.space.project(s, &st2.marked);

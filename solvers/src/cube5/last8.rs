@@ -52,7 +52,7 @@ impl Centres {
             Some(SpaceDef::Facelets { def, .. }) => def,
             _ => return Err(bad("not a facelet projection".into())),
         };
-        let space = projection::build(&def, moves).map_err(bad)?;
+        let space = projection::build(&def, moves).map_err(|e| TableError::model(id, e))?;
         let mut index = vec![u16::MAX; tablegen::bfs::Space::size(&space) as usize];
         let goal = space.goal_mask();
         index[space.rank(goal) as usize] = 0;
@@ -194,7 +194,7 @@ impl Last8 {
         Ok(Last8 {
             joint: JointCentres::new(&centres, moves.len()),
             centres,
-            space: Last8Space::new(&moves).map_err(bad)?,
+            space: Last8Space::new(&moves).map_err(|e| TableError::model(ID, e))?,
             tab: Trits::load_trits(ID, dir, quiet)?,
             tredges: Tredges::new(),
             moves,
@@ -232,8 +232,12 @@ impl Last8 {
 
     /// [`Last8::node`] with the bound weighted (see [`Last8::weighted`]).
     pub fn node_weighted(&self, state: &[u8], weight: u8) -> Result<N8, String> {
-        let wings = self.tredges.wings.read(&part4(state))?;
-        let (midges, flip) = self.tredges.read_midges(state)?;
+        let wings = self
+            .tredges
+            .wings
+            .read(&part4(state))
+            .map_err(|e| e.to_string())?;
+        let (midges, flip) = self.tredges.read_midges(state).map_err(|e| e.to_string())?;
         if flip.iter().any(|&f| f != 0) {
             return Err("a midge is flipped".into());
         }

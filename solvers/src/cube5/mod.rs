@@ -408,7 +408,7 @@ impl Solver {
         state: &[u8],
         opts: Options,
     ) -> Result<Vec<Reduced>, SolveError> {
-        validate(&self.cube, state).map_err(SolveError::Input)?;
+        validate(&self.cube, state)?;
         let (_, clock) = Self::clock(&opts);
         Ok(self
             .chains3(state, &opts, clock)?
@@ -428,7 +428,7 @@ impl Solver {
     /// as given. After it every centre shows its fixed centre's colour and
     /// every tredge is paired; the cube is a 3x3x3.
     pub fn reduce(&self, state: &[u8], opts: Options) -> Result<Vec<Move>, SolveError> {
-        validate(&self.cube, state).map_err(SolveError::Input)?;
+        validate(&self.cube, state)?;
         let (_, clock) = Self::clock(&opts);
         self.chains5(state, &opts, clock)?
             .into_iter()
@@ -447,7 +447,7 @@ impl Solver {
     /// of each stage-5 solution; the shortest whole wins. The cube ends
     /// solved with each face the colour of its fixed centre.
     pub fn solve(&self, state: &[u8], opts: Options) -> Result<Solution5, SolveError> {
-        validate(&self.cube, state).map_err(SolveError::Input)?;
+        validate(&self.cube, state)?;
         let (start, clock) = Self::clock(&opts);
         let last = self.chains5(state, &opts, clock)?;
         let mut best: Option<Solution5> = None;

@@ -73,17 +73,17 @@ impl EPair {
         }
         let last = last8_moves();
         Ok(EPair {
-            sides: SidesSpace::new(&moves, &last).map_err(|e| bad(IDS[3], e))?,
+            sides: SidesSpace::new(&moves, &last).map_err(|e| TableError::model(IDS[3], e))?,
             sides_tab: Nibbles::load(IDS[3], dir, quiet)?,
             spaces: [
-                ESliceSpace::new(true, &moves).map_err(|e| bad(IDS[0], e))?,
-                ESliceSpace::new(false, &moves).map_err(|e| bad(IDS[1], e))?,
+                ESliceSpace::new(true, &moves).map_err(|e| TableError::model(IDS[0], e))?,
+                ESliceSpace::new(false, &moves).map_err(|e| TableError::model(IDS[1], e))?,
             ],
             tabs: [
                 Nibbles::load(IDS[0], dir, quiet)?,
                 Nibbles::load(IDS[1], dir, quiet)?,
             ],
-            three: ETripleSpace::new(&moves).map_err(|e| bad(IDS[2], e))?,
+            three: ETripleSpace::new(&moves).map_err(|e| TableError::model(IDS[2], e))?,
             three_tab: Trits::load_trits(IDS[2], dir, quiet)?,
             tredges: Tredges::new(),
             moves,
@@ -150,8 +150,12 @@ impl EPair {
 
     /// [`EPair::roots`] with the bound weighted (see [`EPair::expand_weighted`]).
     pub fn roots_weighted(&self, state: &[u8], keep: usize, weight: u8) -> Result<Vec<NE>, String> {
-        let wings = self.tredges.wings.read(&cube5::part4(state))?;
-        let (midges, flip) = self.tredges.read_midges(state)?;
+        let wings = self
+            .tredges
+            .wings
+            .read(&cube5::part4(state))
+            .map_err(|e| e.to_string())?;
+        let (midges, flip) = self.tredges.read_midges(state).map_err(|e| e.to_string())?;
         if flip.iter().any(|&f| f != 0) {
             return Err("stage 3 left a midge flipped".into());
         }

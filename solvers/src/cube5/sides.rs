@@ -229,11 +229,11 @@ impl Sides {
         let moves = catalog::lr_stage_moves();
         let t = match catalog::find(SIDES_IDS[0]).map(|d| d.space) {
             Some(SpaceDef::Facelets { def, .. }) => {
-                projection::build(&def, &moves).map_err(|e| bad(SIDES_IDS[0], e))?
+                projection::build(&def, &moves).map_err(|e| TableError::model(SIDES_IDS[0], e))?
             }
             _ => return Err(bad(SIDES_IDS[0], "not a facelet projection".into())),
         };
-        let x = LrParitySpace::new(&moves).map_err(|e| bad(SIDES_IDS[1], e))?;
+        let x = LrParitySpace::new(&moves).map_err(|e| TableError::model(SIDES_IDS[1], e))?;
         let table = |id: &str, s: &FaceletMaskSpace| {
             MoveTable::new(s, moves.len()).ok_or_else(|| bad(id, "too large a space".into()))
         };
@@ -253,7 +253,10 @@ impl Parts for SidesParts {
     const NAME: &'static str = "sides";
 
     fn read(&self, tredges: &Tredges, state: &[u8]) -> Result<Self::Node, String> {
-        let wings = tredges.wings.read(&part4(state))?;
+        let wings = tredges
+            .wings
+            .read(&part4(state))
+            .map_err(|e| e.to_string())?;
         let rank = |s: &FaceletMaskSpace| s.rank(s.project(state, &RL)) as u16;
         Ok((rank(&self.t), rank(&self.x.x), tablegen::cube4::odd(&wings)))
     }
@@ -285,11 +288,10 @@ pub struct SplitParts {
 impl Split {
     /// Loads (or builds) the stage's tables.
     pub fn load(dir: &Path, quiet: bool) -> Result<Split, TableError> {
-        let bad = |id: &str, msg: String| TableError::Build(id.into(), msg);
         let moves = catalog::axis_moves();
         let parts = SplitParts {
-            fb: FbEoSpace::new(&moves).map_err(|e| bad(SPLIT_IDS[0], e))?,
-            split: WingsSplitSpace::new(&moves).map_err(|e| bad(SPLIT_IDS[1], e))?,
+            fb: FbEoSpace::new(&moves).map_err(|e| TableError::model(SPLIT_IDS[0], e))?,
+            split: WingsSplitSpace::new(&moves).map_err(|e| TableError::model(SPLIT_IDS[1], e))?,
             recolour: Recolour::new(),
             sets: {
                 let mut v: Vec<u16> = (0u16..1 << 12)
@@ -308,8 +310,11 @@ impl Parts for SplitParts {
     const NAME: &'static str = "split";
 
     fn read(&self, tredges: &Tredges, state: &[u8]) -> Result<Self::Node, String> {
-        let wings = tredges.wings.read(&part4(state))?;
-        let (_, flip) = tredges.read_midges(state)?;
+        let wings = tredges
+            .wings
+            .read(&part4(state))
+            .map_err(|e| e.to_string())?;
+        let (_, flip) = tredges.read_midges(state).map_err(|e| e.to_string())?;
         Ok((
             self.fb.t.project(state, &F),
             self.fb.x.project(state, &F),
@@ -335,8 +340,11 @@ impl Parts for SplitParts {
     }
 
     fn variants(&self, tredges: &Tredges, state: &[u8]) -> Result<Vec<(Self::Node, u16)>, String> {
-        let wings = tredges.wings.read(&part4(state))?;
-        let (piece, flip) = tredges.read_midges(state)?;
+        let wings = tredges
+            .wings
+            .read(&part4(state))
+            .map_err(|e| e.to_string())?;
+        let (piece, flip) = tredges.read_midges(state).map_err(|e| e.to_string())?;
         let (t, x) = (self.fb.t.project(state, &F), self.fb.x.project(state, &F));
         let eo = MidgeEoSpace::mask(&flip);
         let mut out = Vec::with_capacity(self.sets.len());
