@@ -213,8 +213,8 @@ pub enum BuildError {
     NothingBuilt,
     /// The timely engine failed.
     #[cfg(feature = "timely")]
-    #[error("{0}")]
-    Dist(String),
+    #[error(transparent)]
+    Dist(#[from] crate::dist::DistError),
 }
 
 /// Which engine runs a dense BFS.
@@ -245,16 +245,14 @@ fn dense<S: Space + Send + 'static>(
         #[cfg(feature = "timely")]
         Engine::Timely(cluster) => {
             use crate::dist::Depths;
-            crate::dist::timely_bfs(space, cluster, progress)
-                .map_err(BuildError::Dist)?
-                .map(|r| BuildOutput {
-                    data: match r.depths {
-                        Depths::Memory(v) => Built::Dense(v),
-                        Depths::File(p) => Built::DenseFile(p),
-                    },
-                    histogram: r.histogram,
-                    expansions: r.expansions,
-                })
+            crate::dist::timely_bfs(space, cluster, progress)?.map(|r| BuildOutput {
+                data: match r.depths {
+                    Depths::Memory(v) => Built::Dense(v),
+                    Depths::File(p) => Built::DenseFile(p),
+                },
+                histogram: r.histogram,
+                expansions: r.expansions,
+            })
         }
     })
 }
