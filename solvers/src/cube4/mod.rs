@@ -337,7 +337,7 @@ impl Solver {
         state: &[u8],
         slack: usize,
         cap: usize,
-    ) -> Result<Vec<Vec<usize>>, String> {
+    ) -> Result<Vec<Vec<usize>>, SolveError> {
         let st = &self.stages.stages[0];
         let root = st.rank(state)?;
         fn go(
@@ -376,7 +376,7 @@ impl Solver {
             go(st, root, len, &mut Vec::new(), &mut out, cap);
         }
         if out.is_empty() {
-            return Err("4x4x4-ud-stage: no way down".into());
+            return Err(SolveError::Internal("4x4x4-ud-stage: no way down".into()));
         }
         Ok(out)
     }
@@ -688,9 +688,10 @@ impl Solver {
             // 3x3x3 is solved on the turned-back skeleton and its moves renamed
             // for the cube as it is.
             let s3 = tablegen::validate::skeleton3(cube, &s);
-            let (rotation, s3) = tablegen::validate::orient_centres(&CubeN::new(3), &s3)
-                .map_err(|e| format!("reduced cube: {e}"))?;
-            let cc = CubieCube::from_facelets(&s3).map_err(|e| format!("reduced cube: {e}"))?;
+            let reduced = |e| SolveError::Internal(format!("reduced cube: {e}"));
+            let (rotation, s3) =
+                tablegen::validate::orient_centres(&CubeN::new(3), &s3).map_err(reduced)?;
+            let cc = CubieCube::from_facelets(&s3).map_err(reduced)?;
             if !finals.iter().any(|f| f.3 == cc) {
                 finals.push((cand, m3, rotation, cc));
             }

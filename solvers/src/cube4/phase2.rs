@@ -5,6 +5,7 @@
 use super::Solver;
 use crate::search::{allowed, Stage};
 use crate::tables::nibble;
+use crate::SolveError;
 use tablegen::bfs::Space;
 use tablegen::cube4::{odd, SideCentresSpace};
 use tablegen::notation::{Face, Move};
@@ -188,8 +189,10 @@ impl Stage for P2<'_> {
 
 impl Solver {
     /// Phase-2 node of a state whose U/D centres are staged.
-    pub(super) fn node2(&self, state: &[u8]) -> Result<N2, String> {
-        let piece = self.wings.read(state).map_err(|e| e.to_string())?;
+    /// An internal error if the wings are not those of a real cube (the
+    /// input was checked).
+    pub(super) fn node2(&self, state: &[u8]) -> Result<N2, SolveError> {
+        let piece = self.wings.read(state).map_err(SolveError::internal)?;
         let mut pos = [0u8; 24];
         for (slot, &p) in piece.iter().enumerate() {
             pos[p as usize] = slot as u8;

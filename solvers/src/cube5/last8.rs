@@ -11,6 +11,7 @@
 
 use crate::search::{allowed, next_distance, Stage};
 use crate::tables::{TableError, Trits};
+use crate::SolveError;
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::cube5::{part4, Tredges};
@@ -225,39 +226,43 @@ impl Last8 {
 
     /// The node of a state whose E-slice tredges are paired and whose
     /// U/D-layer pieces are those of the other eight tredges; an error
-    /// otherwise.
-    pub fn node(&self, state: &[u8]) -> Result<N8, String> {
+    /// otherwise (an internal one: the stages before leave such a state).
+    pub fn node(&self, state: &[u8]) -> Result<N8, SolveError> {
         self.node_weighted(state, 0)
     }
 
     /// [`Last8::node`] with the bound weighted (see [`Last8::weighted`]).
-    pub fn node_weighted(&self, state: &[u8], weight: u8) -> Result<N8, String> {
+    pub fn node_weighted(&self, state: &[u8], weight: u8) -> Result<N8, SolveError> {
         let wings = self
             .tredges
             .wings
             .read(&part4(state))
-            .map_err(|e| e.to_string())?;
-        let (midges, flip) = self.tredges.read_midges(state).map_err(|e| e.to_string())?;
+            .map_err(SolveError::internal)?;
+        let (midges, flip) = self
+            .tredges
+            .read_midges(state)
+            .map_err(SolveError::internal)?;
         if flip.iter().any(|&f| f != 0) {
-            return Err("a midge is flipped".into());
+            return Err(SolveError::internal("a midge is flipped"));
         }
         if (0..24).any(|s| (s < 12) != (wings[s] < 12)) {
-            return Err("a wing is out of its class".into());
+            return Err(SolveError::internal("a wing is out of its class"));
         }
         for e in 0..12u8 {
             if !self.space.ud.contains(&e)
                 && (wings[e as usize] != midges[e as usize]
                     || wings[12 + e as usize] != 12 + midges[e as usize])
             {
-                return Err("an E-slice tredge is not paired".into());
+                return Err(SolveError::internal("an E-slice tredge is not paired"));
             }
         }
         let ud = self.space.ud;
         let hi = ud.map(|e| wings[e as usize]);
         let lo = ud.map(|e| wings[12 + e as usize] - 12);
         let mid = ud.map(|e| midges[e as usize]);
-        let hl = Last8Space::relative(&hi, &lo, &mid)
-            .ok_or("the U/D layers hold pieces of an E-slice tredge")?;
+        let hl = Last8Space::relative(&hi, &lo, &mid).ok_or_else(|| {
+            SolveError::internal("the U/D layers hold pieces of an E-slice tredge")
+        })?;
         let path = crate::walk_downhill_mod3(
             hl,
             self.moves.len(),
@@ -266,12 +271,12 @@ impl Last8 {
             |&s| self.residue(s),
             |&(h, l), i| self.space.step(h, l, i),
         )
-        .map_err(|e| format!("{ID}: {e}"))?;
+        .map_err(|e| SolveError::Internal(format!("{ID}: {e}")))?;
         let (Some(c0), Some(c1)) = (
             self.centres[0].of_state(state),
             self.centres[1].of_state(state),
         ) else {
-            return Err("the group cannot solve these centres".into());
+            return Err(SolveError::internal("the group cannot solve these centres"));
         };
         let centres = [c0, c1];
         let mut n = N8 {
@@ -282,7 +287,7 @@ impl Last8 {
         };
         n.h = Self::weighted(self.bound(&n), weight);
         if n.h == u8::MAX {
-            return Err("the group cannot solve these centres".into());
+            return Err(SolveError::internal("the group cannot solve these centres"));
         }
         Ok(n)
     }

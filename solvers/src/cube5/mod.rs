@@ -234,7 +234,7 @@ impl Solver {
         let mut roots = Vec::new();
         let mut owner = Vec::new();
         for (k, c) in chains.iter().enumerate() {
-            for (node, bound, set) in stage.roots(&c.state).map_err(SolveError::Internal)? {
+            for (node, bound, set) in stage.roots(&c.state)? {
                 roots.push(Root {
                     node,
                     before: c.moves.len(),
@@ -542,8 +542,9 @@ pub trait Chained: crate::search::Stage {
     /// The stage's name in solutions and errors.
     fn name(&self) -> &'static str;
     /// The nodes of a state, each with its bound and the set of tredges
-    /// it takes as recoloured (0 for most stages).
-    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, String>;
+    /// it takes as recoloured (0 for most stages); an internal error if the
+    /// stages before did not leave a state this one starts from.
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, SolveError>;
     /// Recolours the tredges of `set` (a root's) in a state.
     fn recolour(&self, _state: &mut [u8], _set: u16) {}
 }
@@ -555,7 +556,7 @@ impl<P: sides::Parts> Chained for sides::TwoTables<P> {
     fn name(&self) -> &'static str {
         P::NAME
     }
-    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, String> {
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, SolveError> {
         sides::TwoTables::roots(self, state)
     }
     fn recolour(&self, state: &mut [u8], set: u16) {
@@ -586,7 +587,7 @@ pub trait WeightedStage: crate::search::Stage {
         state: &[u8],
         keep: usize,
         weight: u8,
-    ) -> Result<Vec<(Self::Node, usize)>, String>;
+    ) -> Result<Vec<(Self::Node, usize)>, SolveError>;
 }
 
 /// A stage with the number of roots it keeps per state and its bound's
@@ -619,7 +620,7 @@ impl<S: WeightedStage> Chained for Weighted<'_, S> {
     fn name(&self) -> &'static str {
         S::NAME
     }
-    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, String> {
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, SolveError> {
         Ok(self
             .0
             .roots_weighted(state, self.1, self.2)?
@@ -649,7 +650,7 @@ impl WeightedStage for EPair {
         state: &[u8],
         keep: usize,
         weight: u8,
-    ) -> Result<Vec<(Self::Node, usize)>, String> {
+    ) -> Result<Vec<(Self::Node, usize)>, SolveError> {
         Ok(EPair::roots_weighted(self, state, keep, weight)?
             .into_iter()
             .map(|n| (n, self.h(&n)))
@@ -677,7 +678,7 @@ impl WeightedStage for Last8 {
         state: &[u8],
         _keep: usize,
         weight: u8,
-    ) -> Result<Vec<(Self::Node, usize)>, String> {
+    ) -> Result<Vec<(Self::Node, usize)>, SolveError> {
         let n = self.node_weighted(state, weight)?;
         Ok(vec![(n, self.h(&n))])
     }
