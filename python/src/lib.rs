@@ -187,7 +187,7 @@ fn read_position(
     scramble: Option<&str>,
     order: &str,
 ) -> Result<Position, SolveError> {
-    let order: FaceOrder = order.parse().map_err(SolveError::Input)?;
+    let order: FaceOrder = order.parse().map_err(SolveError::input)?;
     // The default order is no order for puzzles whose strings have none.
     let order = (puzzle::cube_size(name).is_some() || order != FaceOrder::Urfdlb).then_some(order);
     let input = match (state, scramble) {

@@ -26,9 +26,9 @@ impl Solver {
     /// Optimal solution of a facelet state (any whole-cube orientation).
     pub fn solve(&self, state: &[u8]) -> Result<Solution, SolveError> {
         let cube = CubeN::new(2);
-        tablegen::validate::validate(&cube, state).map_err(SolveError::Input)?;
-        let (rotation, _) = orient_dbl(&cube, state).map_err(SolveError::Input)?;
-        let rank = Cube2::rank_facelets(state).map_err(SolveError::Input)?;
+        tablegen::validate::validate(&cube, state)?;
+        let (rotation, _) = orient_dbl(&cube, state)?;
+        let rank = Cube2::rank_facelets(state)?;
         let path = walk_downhill(&self.table, rank, self.model.moves.len(), |r, m| {
             self.model.apply(r, m)
         })?;

@@ -47,14 +47,15 @@ pub fn as_cube_move(m: DominoMove) -> Move {
 /// (Kociemba's UR UF UL UB DR DF DL DB), U/D sticker first.
 const EDGES: &[[(Face, usize, usize); 2]] = &tablegen::validate::EDGE_CELLS_UD;
 
-/// Parses a 42-letter Domino state into `(cp, ep)` (slot -> piece).
-pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), String> {
+/// Parses a 42-letter Domino state into `(cp, ep)` (slot -> piece); a
+/// state that is no Domino's is [`SolveError::Input`].
+pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), SolveError> {
     let chars = tablegen::cube::state_letters(s)?;
     if chars.len() != 42 {
-        return Err(format!(
+        return Err(SolveError::Input(format!(
             "a Domino state has 42 facelets, got {}",
             chars.len()
-        ));
+        )));
     }
     let c = CubeN::new(3);
     // Unseen middle rows get the face's own colour; they are never read.
@@ -63,11 +64,13 @@ pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), String> {
         st[i] = chars[k] as u8;
     }
     if st[c.index(Face::U, 1, 1)] != Face::U as u8 || st[c.index(Face::D, 1, 1)] != Face::D as u8 {
-        return Err("the U and D centres must show U and D".into());
+        return Err(SolveError::input("the U and D centres must show U and D"));
     }
     let (cp, co) = read_corners(&c, &st, &[0, 1, 2, 3, 4, 5])?;
     if co.iter().any(|&t| t != 0) {
-        return Err("a corner's U/D colour is not on the U or D face".into());
+        return Err(SolveError::input(
+            "a corner's U/D colour is not on the U or D face",
+        ));
     }
     let mut ep = [0u8; 8];
     let mut seen = [false; 8];
@@ -76,9 +79,13 @@ pub fn parse_state(s: &str) -> Result<([u8; 8], [u8; 8]), String> {
         let piece = EDGES
             .iter()
             .position(|e| e[0].0 as u8 == cols[0] && e[1].0 as u8 == cols[1])
-            .ok_or_else(|| format!("the edge in slot {slot} is not a Domino edge"))?;
+            .ok_or_else(|| {
+                SolveError::Input(format!("the edge in slot {slot} is not a Domino edge"))
+            })?;
         if std::mem::replace(&mut seen[piece], true) {
-            return Err(format!("edge piece {piece} appears twice"));
+            return Err(SolveError::Input(format!(
+                "edge piece {piece} appears twice"
+            )));
         }
         ep[slot] = piece as u8;
     }
@@ -172,7 +179,7 @@ impl Puzzle for DominoPuzzle {
         puzzle::no_order(self.name(), input)?;
         match *input {
             Input::State { text, .. } => {
-                let (cp, ep) = parse_state(text).map_err(SolveError::Input)?;
+                let (cp, ep) = parse_state(text)?;
                 Ok(Position {
                     state: State::Domino(cp, ep),
                     setup: None,
@@ -241,13 +248,15 @@ mod tests {
     #[test]
     fn bad_states_are_refused() {
         let solved = format_state(&[0, 1, 2, 3, 4, 5, 6, 7], &[0, 1, 2, 3, 4, 5, 6, 7]);
-        assert!(parse_state(&solved[1..]).unwrap_err().contains("42"));
+        let err = parse_state(&solved[1..]).unwrap_err();
+        assert!(matches!(err, SolveError::Input(_)), "{err}");
+        assert!(err.to_string().contains("42"));
         let mut b = solved.clone().into_bytes();
         b.swap(0, 9); // a U sticker and an R sticker
         assert!(parse_state(std::str::from_utf8(&b).unwrap()).is_err());
         // A space inside is named by its position, not counted.
         let spaced = format!("{} {}", &solved[..9], &solved[9..]);
-        let err = parse_state(&spaced).unwrap_err();
+        let err = parse_state(&spaced).unwrap_err().to_string();
         assert!(err.contains("' ' at character 10 of the state"), "{err}");
     }
 }

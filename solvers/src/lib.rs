@@ -61,12 +61,52 @@ pub enum SolveError {
     Internal(String),
 }
 
-impl From<String> for SolveError {
-    /// Errors of a solver's inner steps, after its input was checked, are its
-    /// own faults.
-    fn from(msg: String) -> SolveError {
-        SolveError::Internal(msg)
+impl From<tablegen::StateError> for SolveError {
+    /// A state that is no legal state of its puzzle is the user's input.
+    fn from(e: tablegen::StateError) -> SolveError {
+        SolveError::Input(e.to_string())
     }
+}
+
+impl From<tablegen::ModelError> for SolveError {
+    /// A move set a space cannot take is a fault of the solver.
+    fn from(e: tablegen::ModelError) -> SolveError {
+        SolveError::Internal(e.to_string())
+    }
+}
+
+impl From<WalkError> for SolveError {
+    /// A table that does not lead down to a goal does not match the
+    /// solver's model: a fault of the solver (or of its table).
+    fn from(e: WalkError) -> SolveError {
+        SolveError::Internal(e.to_string())
+    }
+}
+
+/// Why a walk downhill in a table ([`walk_downhill`], [`walk_downhill_mod3`])
+/// did not reach a goal: the table does not match the model.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WalkError {
+    /// No goal within the most moves a solution can have.
+    #[error("no goal within {max} moves: the table does not match the model")]
+    TooLong {
+        /// The most moves.
+        max: usize,
+    },
+    /// No neighbour one nearer, by the residues mod 3, after some moves.
+    #[error("table inconsistent after {moves} moves: no way down")]
+    NoWayDown {
+        /// The moves made.
+        moves: usize,
+    },
+    /// No neighbour one nearer than this rank's depth.
+    #[error("table inconsistent at rank {rank} (depth {depth})")]
+    Inconsistent {
+        /// The rank.
+        rank: u64,
+        /// Its depth in the table.
+        depth: u8,
+    },
 }
 
 /// Whether the slow tests run at full size (`ci/soak.sh` sets `CUBE_SOAK`):
@@ -112,6 +152,17 @@ impl Hard {
 }
 
 impl SolveError {
+    /// The user's input is at fault, as `e` says.
+    pub fn input(e: impl std::fmt::Display) -> SolveError {
+        SolveError::Input(e.to_string())
+    }
+
+    /// A fault of the solver, as `e` says (a step after the input was
+    /// checked failed).
+    pub fn internal(e: impl std::fmt::Display) -> SolveError {
+        SolveError::Internal(e.to_string())
+    }
+
     /// Whether the user's input is at fault (exit code 2) rather than the
     /// solver or its time limit (exit code 1).
     pub fn is_input(&self) -> bool {
@@ -160,20 +211,18 @@ pub fn walk_downhill_mod3<S>(
     is_goal: impl Fn(&S) -> bool,
     residue: impl Fn(&S) -> u8,
     apply: impl Fn(&S, usize) -> S,
-) -> Result<Vec<usize>, String> {
+) -> Result<Vec<usize>, WalkError> {
     let mut s = start;
     let mut path = Vec::new();
     while !is_goal(&s) {
         if path.len() >= max {
-            return Err(format!(
-                "no goal within {max} moves: the table does not match the model"
-            ));
+            return Err(WalkError::TooLong { max });
         }
         let want = (residue(&s) + 2) % 3;
         let (m, next) = (0..moves)
             .map(|m| (m, apply(&s, m)))
             .find(|(_, n)| residue(n) == want)
-            .ok_or_else(|| format!("table inconsistent after {} moves: no way down", path.len()))?;
+            .ok_or(WalkError::NoWayDown { moves: path.len() })?;
         path.push(m);
         s = next;
     }
@@ -187,17 +236,40 @@ pub fn walk_downhill(
     mut rank: u64,
     moves: usize,
     neighbour: impl Fn(u64, usize) -> u64,
-) -> Result<Vec<usize>, String> {
+) -> Result<Vec<usize>, WalkError> {
     let mut d = table.get(rank);
     let mut path = Vec::with_capacity(d as usize);
     while d > 0 {
         let step = (0..moves)
             .map(|m| (m, neighbour(rank, m)))
             .find(|&(_, r)| table.get(r) == d - 1)
-            .ok_or_else(|| format!("table inconsistent at rank {rank} (depth {d})"))?;
+            .ok_or(WalkError::Inconsistent { rank, depth: d })?;
         path.push(step.0);
         rank = step.1;
         d -= 1;
     }
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A walk on a line of ranks (moves +1 and -1, goal 0) with residues
+    /// that lead nowhere or too far is a fault of the table: an internal
+    /// error that says which.
+    #[test]
+    fn a_walk_that_does_not_come_down_is_an_internal_error() {
+        let step = |&s: &u32, m: usize| if m == 0 { s + 1 } else { s - 1 };
+        let e = walk_downhill_mod3(5u32, 2, 64, |&s| s == 0, |_| 0, step).unwrap_err();
+        assert_eq!(e, WalkError::NoWayDown { moves: 0 });
+        assert_eq!(
+            SolveError::from(e).to_string(),
+            "internal error: table inconsistent after 0 moves: no way down"
+        );
+        let e = walk_downhill_mod3(5u32, 2, 1, |&s| s == 0, |&s| (s % 3) as u8, step);
+        assert_eq!(e, Err(WalkError::TooLong { max: 1 }));
+        let path = walk_downhill_mod3(5u32, 2, 5, |&s| s == 0, |&s| (s % 3) as u8, step);
+        assert_eq!(path, Ok(vec![1; 5]));
+    }
 }

@@ -97,7 +97,7 @@ impl State {
                 let cube = CubeN::new(n);
                 let alg = tablegen::notation::parse_alg(&text).map_err(bad)?;
                 for &m in &alg {
-                    cube.check_move(m).map_err(SolveError::Input)?;
+                    cube.check_move(m).map_err(SolveError::input)?;
                 }
                 let mut st = st.clone();
                 cube.apply_alg(&mut st, &alg);
@@ -152,7 +152,7 @@ pub fn cube_size(name: &str) -> Option<usize> {
 /// table is loaded.
 pub fn parse_valid_cube(n: usize, input: &Input) -> Result<Position, SolveError> {
     let pos = parse_cube(n, input)?;
-    tablegen::validate::validate(&CubeN::new(n), cube_state(&pos)?).map_err(SolveError::Input)?;
+    tablegen::validate::validate(&CubeN::new(n), cube_state(&pos)?)?;
     Ok(pos)
 }
 
@@ -214,9 +214,7 @@ pub fn parse_cube(n: usize, input: &Input) -> Result<Position, SolveError> {
     let cube = CubeN::new(n);
     match *input {
         Input::State { text, order } => {
-            let st = cube
-                .parse_state(text, order.unwrap_or(FaceOrder::Urfdlb))
-                .map_err(SolveError::Input)?;
+            let st = cube.parse_state(text, order.unwrap_or(FaceOrder::Urfdlb))?;
             Ok(Position {
                 state: State::Cube(st),
                 setup: None,
@@ -226,7 +224,7 @@ pub fn parse_cube(n: usize, input: &Input) -> Result<Position, SolveError> {
             let moves = tablegen::notation::parse_alg(text)
                 .map_err(|e| SolveError::Input(e.to_string()))?;
             for &m in &moves {
-                cube.check_move(m).map_err(SolveError::Input)?;
+                cube.check_move(m).map_err(SolveError::input)?;
             }
             let mut st = cube.solved();
             cube.apply_alg(&mut st, &moves);

@@ -76,6 +76,10 @@ pub enum TableError {
     /// Building failed.
     #[error("building {0}: {1}")]
     Build(String, String),
+    /// tablegen could not build the table, or make the space a solver reads
+    /// it with (a fault of the catalog).
+    #[error("building {0}: {1}")]
+    Catalog(String, tablegen::catalog::BuildError),
     /// The file holds a table of the other kind (dense or sparse) than the
     /// solver reads.
     #[error("{path}: {msg}")]
@@ -183,6 +187,14 @@ fn fetch(def: &catalog::TableDef, dir: &Path, quiet: bool) -> Result<bool, Table
 #[cfg(not(feature = "fetch"))]
 fn fetch(_: &catalog::TableDef, _: &Path, _: bool) -> Result<bool, TableError> {
     Ok(false)
+}
+
+impl TableError {
+    /// The space of table `id` cannot be made for its moves (a fault of the
+    /// catalog).
+    pub fn model(id: &str, e: tablegen::ModelError) -> TableError {
+        TableError::Catalog(id.into(), e.into())
+    }
 }
 
 /// The table directory of the tests: `target/test-tables` of the workspace,
@@ -300,7 +312,7 @@ fn open_existing(def: &catalog::TableDef, dir: &Path) -> Result<Option<Opened>, 
 fn build(def: &catalog::TableDef, dir: &Path, quiet: bool) -> Result<Opened, TableError> {
     let id = def.id;
     let progress = Progress::new(id, def.expected_states, quiet);
-    let out = catalog::build(def, &progress).map_err(|e| TableError::Build(id.into(), e))?;
+    let out = catalog::build(def, &progress).map_err(|e| TableError::Catalog(id.into(), e))?;
     // Saving is a convenience: a read-only table directory still solves,
     // but it builds the table again on every run, and that is said once.
     // A table too large for one file is saved as shards.

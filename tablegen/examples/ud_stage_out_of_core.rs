@@ -18,7 +18,7 @@
 use std::time::Instant;
 use tablegen::bfs::{dense_bfs, sparse_bfs, Product, Space};
 use tablegen::catalog::{self, SpaceDef};
-use tablegen::dist::{timely_bfs, Cluster};
+use tablegen::dist::{timely_bfs, Cluster, DistError};
 use tablegen::progress::Progress;
 use tablegen::projection::{self, FaceletMaskSpace};
 
@@ -85,7 +85,7 @@ fn main() {
     let start = Instant::now();
     let progress = Progress::new("5x5x5 T x X staging", size, false);
     match timely_bfs(space, &cluster, &progress) {
-        Err(e) if e.starts_with("stopped after depth") => {}
+        Err(DistError::Stopped(_)) => {}
         Err(e) => {
             eprintln!("the build failed: {e}");
             std::process::exit(1);

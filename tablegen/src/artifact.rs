@@ -134,25 +134,50 @@ pub fn tables_dir_problem(dir: &Path) -> Option<String> {
     }
 }
 
+/// How an artifact's header differs from its catalog table (see
+/// [`check_against_catalog`]); the message says what the file holds instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CatalogMismatch {
+    /// The file holds another table.
+    #[error("holds table {}, not {expected} (wrong file under this name)", crate::cli::quote(.found))]
+    OtherTable {
+        /// The id in the header.
+        found: String,
+        /// The catalog table's id.
+        expected: &'static str,
+    },
+    /// The file holds the table built from another definition.
+    #[error("built from another definition of {id} (hash {found:016x}, catalog has {expected:016x}); rebuild it")]
+    OtherDefinition {
+        /// The table id.
+        id: &'static str,
+        /// The definition hash in the header.
+        found: u64,
+        /// The catalog's definition hash.
+        expected: u64,
+    },
+}
+
 /// Checks that an artifact holds the catalog table `def`: the header's id and
 /// definition hash must be the catalog's (a copy of another table under this
 /// table's file name, or a table built from an older definition, is refused).
 /// The error says what the file holds instead.
-pub fn check_against_catalog(def: &TableDef, h: &tablefmt::HeaderInfo) -> Result<(), String> {
+pub fn check_against_catalog(
+    def: &TableDef,
+    h: &tablefmt::HeaderInfo,
+) -> Result<(), CatalogMismatch> {
     if h.id != def.id {
-        return Err(format!(
-            "holds table {}, not {} (wrong file under this name)",
-            crate::cli::quote(&h.id),
-            def.id
-        ));
+        return Err(CatalogMismatch::OtherTable {
+            found: h.id.clone(),
+            expected: def.id,
+        });
     }
     if h.definition_hash != def.definition_hash() {
-        return Err(format!(
-            "built from another definition of {} (hash {:016x}, catalog has {:016x}); rebuild it",
-            def.id,
-            h.definition_hash,
-            def.definition_hash()
-        ));
+        return Err(CatalogMismatch::OtherDefinition {
+            id: def.id,
+            found: h.definition_hash,
+            expected: def.definition_hash(),
+        });
     }
     Ok(())
 }

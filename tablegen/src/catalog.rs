@@ -195,6 +195,28 @@ impl BuildOutput {
     }
 }
 
+/// Why a table was not built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The table's space cannot be made for its move set (a fault of the
+    /// catalog).
+    #[error(transparent)]
+    Model(#[from] crate::ModelError),
+    /// A dense table whose projection is too large to rank densely.
+    #[error("projection too big to rank densely")]
+    NotDense,
+    /// A sparse table asked of the timely engine.
+    #[error("{0} is a sparse table: the timely engine builds dense tables only")]
+    SparseOnTimely(&'static str),
+    /// The engine ended without a table where one was expected.
+    #[error("no table was built")]
+    NothingBuilt,
+    /// The timely engine failed.
+    #[cfg(feature = "timely")]
+    #[error(transparent)]
+    Dist(#[from] crate::dist::DistError),
+}
+
 /// Which engine runs a dense BFS.
 #[derive(Clone, Debug, Default)]
 pub enum Engine {
@@ -210,7 +232,7 @@ fn dense<S: Space + Send + 'static>(
     space: S,
     engine: &Engine,
     progress: &Progress,
-) -> Result<Option<BuildOutput>, String> {
+) -> Result<Option<BuildOutput>, BuildError> {
     Ok(match engine {
         Engine::InMemory => {
             let r = dense_bfs(&space, progress);
@@ -236,8 +258,8 @@ fn dense<S: Space + Send + 'static>(
 }
 
 /// Runs the BFS of a table in memory.
-pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, String> {
-    build_with(def, &Engine::InMemory, progress)?.ok_or_else(|| "no table was built".into())
+pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, BuildError> {
+    build_with(def, &Engine::InMemory, progress)?.ok_or(BuildError::NothingBuilt)
 }
 
 /// Runs the BFS of a table on `engine`: the table, or `None` in a process
@@ -246,7 +268,7 @@ pub fn build_with(
     def: &TableDef,
     engine: &Engine,
     progress: &Progress,
-) -> Result<Option<BuildOutput>, String> {
+) -> Result<Option<BuildOutput>, BuildError> {
     match &def.space {
         SpaceDef::Cube2 { qtm } => {
             let moves = if *qtm {
@@ -307,7 +329,7 @@ pub fn build_with(
         SpaceDef::Facelets { def: p, moves } => {
             let space = projection::build(p, moves)?;
             if !space.is_dense() {
-                return Err("projection too big to rank densely".into());
+                return Err(BuildError::NotDense);
             }
             dense(space, engine, progress)
         }
@@ -317,10 +339,7 @@ pub fn build_with(
             max_depth,
         } => {
             if !matches!(engine, Engine::InMemory) {
-                return Err(format!(
-                    "{} is a sparse table: the timely engine builds dense tables only",
-                    def.id
-                ));
+                return Err(BuildError::SparseOnTimely(def.id));
             }
             let space = projection::build(p, moves)?;
             let n = moves.len();

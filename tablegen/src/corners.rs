@@ -6,6 +6,7 @@
 
 use crate::cube::CubeN;
 use crate::notation::Face::{self, *};
+use crate::StateError;
 
 /// Faces of each corner slot, U/D face first, then clockwise.
 pub const CORNER_FACES: [[Face; 3]; 8] = [
@@ -71,28 +72,23 @@ pub fn read_corners(
     cube: &CubeN,
     state: &[u8],
     face_colour: &[u8; 6],
-) -> Result<([u8; 8], [u8; 8]), String> {
+) -> Result<([u8; 8], [u8; 8]), StateError> {
     let fac = corner_facelets(cube);
     let mut cp = [0u8; 8];
     let mut co = [0u8; 8];
     let mut seen = [false; 8];
     for slot in 0..8 {
         let cols = fac[slot].map(|i| state[i]);
-        let (piece, twist) = identify(cols, face_colour).ok_or_else(|| {
-            let s: String = cols
-                .iter()
-                .map(|&c| Face::ALL[c as usize % 6].letter())
-                .collect();
-            format!(
-                "the corner at {} shows {s}, which no corner has",
-                slot_name(slot)
-            )
-        })?;
+        let (piece, twist) =
+            identify(cols, face_colour).ok_or_else(|| StateError::UnknownCorner {
+                slot: slot_name(slot),
+                shows: cols
+                    .iter()
+                    .map(|&c| Face::ALL[c as usize % 6].letter())
+                    .collect(),
+            })?;
         if seen[piece as usize] {
-            return Err(format!(
-                "corner {} appears twice",
-                slot_name(piece as usize)
-            ));
+            return Err(StateError::CornerTwice(slot_name(piece as usize)));
         }
         seen[piece as usize] = true;
         cp[slot] = piece;

@@ -6,6 +6,7 @@
 //! A state is one colour (`Face as u8`) per facelet.
 
 use crate::notation::{Face, Move, MoveKind};
+use crate::StateError;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -31,18 +32,45 @@ impl FaceOrder {
     }
 }
 
+/// A face order name that is neither `urfdlb` nor `ulfrbd` (the name as given).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown face order {} (expected urfdlb or ulfrbd)", crate::cli::quote(.0))]
+pub struct FaceOrderError(pub String);
+
 impl std::str::FromStr for FaceOrder {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = FaceOrderError;
+    fn from_str(s: &str) -> Result<Self, FaceOrderError> {
         match s.to_ascii_lowercase().as_str() {
             "urfdlb" => Ok(FaceOrder::Urfdlb),
             "ulfrbd" => Ok(FaceOrder::Ulfrbd),
-            _ => Err(format!(
-                "unknown face order {} (expected urfdlb or ulfrbd)",
-                crate::cli::quote(s)
-            )),
+            _ => Err(FaceOrderError(s.to_string())),
         }
     }
+}
+
+/// A move that does not exist on a cube of size `n`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveFitError {
+    /// A block turn of more layers than the cube has.
+    #[error("{mv} turns {layers} layers but a {n}x{n}x{n} has {n}")]
+    TooManyLayers {
+        /// The move.
+        mv: Move,
+        /// The layers it turns.
+        layers: u8,
+        /// The cube size.
+        n: usize,
+    },
+    /// A slice turn of a layer that is no inner layer of the cube.
+    #[error("{mv} turns inner layer {layer} but a {n}x{n}x{n} has inner layers 2..{}", .n - 1)]
+    InnerLayer {
+        /// The move.
+        mv: Move,
+        /// The layer it turns.
+        layer: u8,
+        /// The cube size.
+        n: usize,
+    },
 }
 
 /// Outward unit normal of each face, in doubled integer coordinates (x = R, y = U,
@@ -139,18 +167,19 @@ impl CubeN {
     }
 
     /// Checks that a move exists on this cube size.
-    pub fn check_move(&self, mv: Move) -> Result<(), String> {
+    pub fn check_move(&self, mv: Move) -> Result<(), MoveFitError> {
         let n = self.n as u8;
         match mv.kind {
-            MoveKind::Block(d) if d > n => Err(format!(
-                "{mv} turns {d} layers but a {0}x{0}x{0} has {0}",
-                self.n
-            )),
-            MoveKind::Slice(d) if d >= n => Err(format!(
-                "{mv} turns inner layer {d} but a {0}x{0}x{0} has inner layers 2..{1}",
-                self.n,
-                self.n - 1
-            )),
+            MoveKind::Block(layers) if layers > n => Err(MoveFitError::TooManyLayers {
+                mv,
+                layers,
+                n: self.n,
+            }),
+            MoveKind::Slice(layer) if layer >= n => Err(MoveFitError::InnerLayer {
+                mv,
+                layer,
+                n: self.n,
+            }),
             _ => Ok(()),
         }
     }
@@ -210,20 +239,15 @@ impl CubeN {
 
     /// Parses a state string (letters `URFDLB`) in the given face order. Checks
     /// only the length and the alphabet; see [`crate::validate`] for the rest.
-    pub fn parse_state(&self, s: &str, order: FaceOrder) -> Result<Vec<u8>, String> {
+    pub fn parse_state(&self, s: &str, order: FaceOrder) -> Result<Vec<u8>, StateError> {
         let chars = state_letters(s)?;
         if chars.len() != self.facelets() {
-            let len = chars.len();
-            let fits = (2..=64)
-                .find(|k| 6 * k * k == len)
-                .map(|k| format!(" (the length of a {k}x{k}x{k})"))
-                .unwrap_or_default();
-            return Err(format!(
-                "a {0}x{0}x{0} state has {1} facelets, got {2}{fits}",
-                self.n,
-                self.facelets(),
-                len
-            ));
+            let got = chars.len();
+            return Err(StateError::Length {
+                n: self.n,
+                got,
+                fits: (2..=64).find(|k| 6 * k * k == got),
+            });
         }
         let nn = self.n * self.n;
         let mut out = vec![0u8; self.facelets()];
@@ -273,17 +297,15 @@ impl CubeN {
 /// the string ignored. Any other character, a space or a line break inside
 /// the string included, is refused by its position (1-based, counted in the
 /// string as given) and shown escaped, before any length is compared.
-pub fn state_letters(s: &str) -> Result<Vec<Face>, String> {
+pub fn state_letters(s: &str) -> Result<Vec<Face>, StateError> {
     let lead = s.chars().take_while(|c| c.is_whitespace()).count();
     s.trim()
         .chars()
         .enumerate()
         .map(|(i, c)| {
-            Face::from_letter(c).ok_or_else(|| {
-                format!(
-                    "unknown colour {c:?} at character {} of the state (a state is only the letters U R F D L B, no spaces)",
-                    lead + i + 1
-                )
+            Face::from_letter(c).ok_or(StateError::UnknownColour {
+                colour: c,
+                at: lead + i + 1,
             })
         })
         .collect()
@@ -482,6 +504,14 @@ mod tests {
             }
             let want_at = if at == 1 { 3 } else { at };
             let err = cube.parse_state(&text, FaceOrder::Urfdlb).unwrap_err();
+            assert_eq!(
+                err,
+                StateError::UnknownColour {
+                    colour: bad,
+                    at: want_at
+                }
+            );
+            let err = err.to_string();
             assert!(
                 err.contains(&format!("{shown} at character {want_at} of the state")),
                 "{err}"

@@ -9,6 +9,7 @@ use crate::corners::read_corners;
 use crate::cube::CubeN;
 use crate::notation::{Face, Move};
 use crate::perm::{perm_rank, perm_unrank};
+use crate::StateError;
 
 /// Number of positions: 7! x 3^6.
 pub const STATES: u64 = 5040 * 729;
@@ -150,13 +151,13 @@ impl Cube2 {
 
     /// Rank of a facelet state of a 2x2x2 (any whole-cube orientation): the cube is
     /// turned so that the piece with colours D, B, L sits at DBL, D down.
-    pub fn rank_facelets(state: &[u8]) -> Result<u64, String> {
+    pub fn rank_facelets(state: &[u8]) -> Result<u64, StateError> {
         let cube = CubeN::new(2);
         let (_, turned) = orient_dbl(&cube, state)?;
         let (cp, co) = read_corners(&cube, &turned, &[0, 1, 2, 3, 4, 5])?;
         let twist: u32 = co.iter().map(|&t| t as u32).sum();
         if !twist.is_multiple_of(3) {
-            return Err("a corner is twisted (corner twists do not sum to 0 mod 3)".into());
+            return Err(StateError::Twist);
         }
         Ok(perm_coord(&cp) as u64 * 729 + twist_coord(&co) as u64)
     }
@@ -181,7 +182,7 @@ impl Cube2 {
 
 /// Finds the whole-cube rotation that brings the piece coloured D, B, L to the DBL
 /// slot with its D sticker down; returns the rotation and the turned state.
-pub fn orient_dbl(cube: &CubeN, state: &[u8]) -> Result<(Vec<Move>, Vec<u8>), String> {
+pub fn orient_dbl(cube: &CubeN, state: &[u8]) -> Result<(Vec<Move>, Vec<u8>), StateError> {
     let fac = crate::corners::corner_facelets(cube);
     let want = [Face::D as u8, Face::B as u8, Face::L as u8];
     for rot in crate::cube::rotations24() {
@@ -191,7 +192,7 @@ pub fn orient_dbl(cube: &CubeN, state: &[u8]) -> Result<(Vec<Move>, Vec<u8>), St
             return Ok((rot, s));
         }
     }
-    Err("no corner shows the colours D, B, L in clockwise order".into())
+    Err(StateError::NoDblCorner)
 }
 
 impl Space for Cube2 {

@@ -109,7 +109,7 @@ impl CubieCube {
 
     /// Reads a 54-facelet state (any whole-cube orientation, centres decide); the
     /// error names the rule that failed.
-    pub fn from_facelets(state: &[u8]) -> Result<CubieCube, String> {
+    pub fn from_facelets(state: &[u8]) -> Result<CubieCube, crate::StateError> {
         let c3 = CubeN::new(3);
         crate::validate::validate(&c3, state)?;
         let (_, turned) = orient_centres(&c3, state)?;

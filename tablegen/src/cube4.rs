@@ -29,6 +29,7 @@ use crate::bfs::Space;
 use crate::cube::CubeN;
 use crate::notation::{Face, Move};
 use crate::projection::binomials;
+use crate::{ModelError, StateError};
 
 /// The wing slots of a 4x4x4 and how moves permute them.
 #[derive(Clone, Debug)]
@@ -193,27 +194,22 @@ impl Wings {
     /// The piece in each slot (`piece[slot]`, a piece named by its home slot) of a
     /// facelet state whose face colours are those of [`CubeN::solved`]; an error if
     /// two slots show the same piece or a colour pair no wing has.
-    pub fn read(&self, state: &[u8]) -> Result<[u8; 24], String> {
+    pub fn read(&self, state: &[u8]) -> Result<[u8; 24], StateError> {
         let home: Vec<(u8, u8)> = self.slots.iter().map(facelet_colours).collect();
         let mut out = [0u8; 24];
         let mut seen = [false; 24];
         for (s, f) in self.slots.iter().enumerate() {
             let got = (state[f[0]], state[f[1]]);
-            let p = home.iter().position(|&h| h == got).ok_or_else(|| {
-                format!(
-                    "the wing at facelets {}/{} shows {}{}, which no wing has",
-                    f[0],
-                    f[1],
-                    letter(got.0),
-                    letter(got.1)
-                )
-            })?;
+            let shows = || format!("{}{}", letter(got.0), letter(got.1));
+            let p = home
+                .iter()
+                .position(|&h| h == got)
+                .ok_or_else(|| StateError::UnknownWing {
+                    facelets: *f,
+                    shows: shows(),
+                })?;
             if seen[p] {
-                return Err(format!(
-                    "wing {}{} appears twice",
-                    letter(got.0),
-                    letter(got.1)
-                ));
+                return Err(StateError::WingTwice(shows()));
             }
             seen[p] = true;
             out[s] = p as u8;
@@ -291,7 +287,7 @@ impl Reduction4 {
 pub type ClassImages = ([u8; 12], [u8; 12]);
 
 /// Per move, its [`ClassImages`]; an error if a move mixes the classes.
-fn class_images(moves: &[Move]) -> Result<Vec<ClassImages>, String> {
+fn class_images(moves: &[Move]) -> Result<Vec<ClassImages>, ModelError> {
     let cube = CubeN::new(4);
     let w = Wings::new();
     moves
@@ -302,7 +298,7 @@ fn class_images(moves: &[Move]) -> Result<Vec<ClassImages>, String> {
             let mut lo = [0u8; 12];
             for e in 0..12 {
                 if p[e] >= 12 || p[e + 12] < 12 {
-                    return Err(format!("move {m} moves wings between the classes"));
+                    return Err(ModelError::MixesClasses(m));
                 }
                 hi[e] = p[e];
                 lo[e] = p[e + 12] - 12;
@@ -325,12 +321,10 @@ pub struct PairAllSpace {
 
 impl PairAllSpace {
     /// The space under `moves`; an error if a move mixes the wing classes.
-    pub fn new(moves: &[Move]) -> Result<PairAllSpace, String> {
+    pub fn new(moves: &[Move]) -> Result<PairAllSpace, ModelError> {
         let mv = class_images(moves)?;
-        if let Some((_, m)) = mv.iter().zip(moves).find(|((h, l), _)| odd(h) != odd(l)) {
-            return Err(format!(
-                "move {m} permutes the two classes with different parities"
-            ));
+        if let Some((_, &m)) = mv.iter().zip(moves).find(|((h, l), _)| odd(h) != odd(l)) {
+            return Err(ModelError::ClassParities(m));
         }
         Ok(PairAllSpace { moves: mv })
     }
@@ -662,7 +656,7 @@ fn expand(x: u16, keep: u16) -> u16 {
 
 impl SideCentresSpace {
     /// The space under `moves` (which must keep the U/D centres on U/D).
-    pub fn new(moves: &[Move]) -> Result<SideCentresSpace, String> {
+    pub fn new(moves: &[Move]) -> Result<SideCentresSpace, ModelError> {
         use Face::*;
         let cube = CubeN::new(4);
         let mut cells = [0usize; 16];
@@ -673,7 +667,7 @@ impl SideCentresSpace {
                 k += 1;
             }
         }
-        let images = |m: Move| -> Result<[u8; 16], String> {
+        let images = |m: Move| -> Result<[u8; 16], ModelError> {
             let perm = cube.perm(m);
             let mut to = [0u8; 16];
             for (j, &c) in cells.iter().enumerate() {
@@ -681,7 +675,7 @@ impl SideCentresSpace {
                 let i = cells
                     .iter()
                     .position(|&x| x == src)
-                    .ok_or_else(|| format!("move {m} moves U/D centres to the sides"))?;
+                    .ok_or(ModelError::UdCentresToSides(m))?;
                 to[i] = j as u8;
             }
             Ok(to)
@@ -852,7 +846,7 @@ pub struct SidesParitySpace {
 
 impl SidesParitySpace {
     /// The space under `moves` (which must keep the U/D centres on U/D).
-    pub fn new(moves: &[Move]) -> Result<SidesParitySpace, String> {
+    pub fn new(moves: &[Move]) -> Result<SidesParitySpace, ModelError> {
         let cube = CubeN::new(4);
         let w = Wings::new();
         Ok(SidesParitySpace {

@@ -35,6 +35,7 @@ use crate::notation::{Face, Move, MoveKind};
 use crate::perm::factorial;
 use crate::projection::{self, binomials, Block, FaceletMaskSpace, Orbit, ProjectionDef};
 use crate::validate::{read_edges, skeleton3, EDGE_CELLS};
+use crate::{ModelError, StateError};
 
 /// The 4x4x4 of a 5x5x5 state: its facelets off the middle row and column of
 /// each face (corners, X-centres, wings), in the 4x4x4 facelet order.
@@ -55,12 +56,10 @@ pub fn part4(state: &[u8]) -> Vec<u8> {
 /// The 4x4x4 move acting on [`part4`] as `m` acts on the 5x5x5: turns of one or
 /// two layers and rotations are the same move; an error for the others (which
 /// the stages never use).
-pub fn move4(m: Move) -> Result<Move, String> {
+pub fn move4(m: Move) -> Result<Move, ModelError> {
     match m.kind {
         MoveKind::Block(1 | 2) | MoveKind::Rotation => Ok(m),
-        _ => Err(format!(
-            "move {m} turns a middle layer (the 4x4x4 part is defined for one- and two-layer turns)"
-        )),
+        _ => Err(ModelError::MiddleLayer(m)),
     }
 }
 
@@ -115,7 +114,7 @@ impl Tredges {
     }
 
     /// The midges of a 5x5x5 state whose middle centres are in place.
-    pub fn read_midges(&self, state: &[u8]) -> Result<Midges, String> {
+    pub fn read_midges(&self, state: &[u8]) -> Result<Midges, StateError> {
         let c3 = CubeN::new(3);
         let (ep, eo) = read_edges(&c3, &skeleton3(&CubeN::new(5), state))?;
         let mut piece = [0u8; 12];
@@ -131,13 +130,13 @@ impl Tredges {
     /// Where each midge slot's piece goes under `m` (a move that keeps the
     /// middle centres), and the flip it picks up on the way: `(to, flip)` with
     /// `flip[to[s]]` the flip added to the piece from `s`.
-    pub fn midge_move(&self, m: Move) -> Result<([u8; 12], [u8; 12]), String> {
+    pub fn midge_move(&self, m: Move) -> Result<([u8; 12], [u8; 12]), ModelError> {
         let c5 = CubeN::new(5);
         let mut s = c5.solved();
         c5.apply(&mut s, m);
         let (piece, flip) = self
             .read_midges(&s)
-            .map_err(|e| format!("move {m} does not keep the midges' frame: {e}"))?;
+            .map_err(|state| ModelError::MidgeFrame { mv: m, state })?;
         let mut to = [0u8; 12];
         for (slot, &p) in piece.iter().enumerate() {
             to[p as usize] = slot as u8;
@@ -146,7 +145,7 @@ impl Tredges {
     }
 
     /// Where each wing slot's piece goes under `m` (see [`Wings::slot_perm`]).
-    pub fn wing_move(&self, m: Move) -> Result<[u8; 24], String> {
+    pub fn wing_move(&self, m: Move) -> Result<[u8; 24], ModelError> {
         Ok(self.wings.slot_perm(&CubeN::new(4), move4(m)?))
     }
 
@@ -154,16 +153,16 @@ impl Tredges {
     /// of the high slots and of the low slots, each within its class
     /// (0..12), and of the midge slots; an error if the move mixes the wing
     /// classes or flips a midge.
-    pub fn class_move(&self, m: Move) -> Result<[[u8; 12]; 3], String> {
+    pub fn class_move(&self, m: Move) -> Result<[[u8; 12]; 3], ModelError> {
         let w = self.wing_move(m)?;
         let (to, flip) = self.midge_move(m)?;
         if flip.iter().any(|&f| f != 0) {
-            return Err(format!("move {m} flips midges"));
+            return Err(ModelError::FlipsMidges(m));
         }
         let mut out = [[0u8; 12], [0u8; 12], to];
         for e in 0..24 {
             if (e < 12) != (w[e] < 12) {
-                return Err(format!("move {m} moves wings between the classes"));
+                return Err(ModelError::MixesClasses(m));
             }
             out[e / 12][e % 12] = w[e] % 12;
         }
@@ -320,7 +319,7 @@ pub struct LrParitySpace {
 
 impl LrParitySpace {
     /// The space under `moves` (which must keep U/D staged).
-    pub fn new(moves: &[Move]) -> Result<LrParitySpace, String> {
+    pub fn new(moves: &[Move]) -> Result<LrParitySpace, ModelError> {
         use Face::*;
         let t = Tredges::new();
         let def = ProjectionDef {
@@ -372,7 +371,7 @@ pub struct FbEoSpace {
 
 impl FbEoSpace {
     /// The space under `moves` (which must keep every centre on its axis).
-    pub fn new(moves: &[Move]) -> Result<FbEoSpace, String> {
+    pub fn new(moves: &[Move]) -> Result<FbEoSpace, ModelError> {
         use Face::*;
         let tdef = centre_block(Orbit::TCentres(1), vec![F, B], F);
         let xdef = centre_block(Orbit::XCentres(1), vec![F, B], F);
@@ -446,7 +445,7 @@ pub struct WingsSplitSpace {
 
 impl WingsSplitSpace {
     /// The space under `moves` (turns of at most two layers).
-    pub fn new(moves: &[Move]) -> Result<WingsSplitSpace, String> {
+    pub fn new(moves: &[Move]) -> Result<WingsSplitSpace, ModelError> {
         let t = Tredges::new();
         let moves: Vec<[u8; 24]> = moves
             .iter()
@@ -532,7 +531,7 @@ pub struct MidgeEoSpace {
 
 impl MidgeEoSpace {
     /// The space under `moves` (moves that keep the middle centres).
-    pub fn new(moves: &[Move]) -> Result<MidgeEoSpace, String> {
+    pub fn new(moves: &[Move]) -> Result<MidgeEoSpace, ModelError> {
         let t = Tredges::new();
         Ok(MidgeEoSpace {
             moves: moves
@@ -587,7 +586,7 @@ pub struct MidPairSpace {
 impl MidPairSpace {
     /// The space under `moves`; an error if a move mixes the wing classes or
     /// flips a midge (the pairing group does neither).
-    pub fn new(moves: &[Move]) -> Result<MidPairSpace, String> {
+    pub fn new(moves: &[Move]) -> Result<MidPairSpace, ModelError> {
         let t = Tredges::new();
         let moves = moves
             .iter()
@@ -595,7 +594,7 @@ impl MidPairSpace {
                 let [hi, _, to] = t.class_move(m)?;
                 Ok((hi, to))
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, ModelError>>()?;
         Ok(MidPairSpace { moves })
     }
 

@@ -27,10 +27,12 @@
 mod channels;
 mod checkpoint;
 mod disk;
+mod error;
 pub mod meet;
 mod recut;
 use channels::*;
 use checkpoint::*;
+pub use error::DistError;
 
 use crate::bfs::{Space, UNREACHED};
 use crate::progress::Progress;
@@ -182,19 +184,17 @@ pub fn timely_bfs<S: Space + Send + 'static>(
     space: S,
     cluster: &Cluster,
     progress: &Progress,
-) -> Result<Option<Finished>, String> {
+) -> Result<Option<Finished>, DistError> {
     if cluster.memory_limit.is_some() && cluster.checkpoint.is_none() {
-        return Err("an out-of-core build needs a directory for its files".into());
+        return Err(DistError::NoDirectory);
     }
     if cluster.processes > 1 && cluster.hosts.len() != cluster.processes {
-        return Err(format!(
-            "{} processes need {} hosts, got {}",
-            cluster.processes,
-            cluster.processes,
-            cluster.hosts.len()
-        ));
+        return Err(DistError::Hosts {
+            processes: cluster.processes,
+            hosts: cluster.hosts.len(),
+        });
     }
-    usize::try_from(space.size()).map_err(|_| "the space does not fit in memory".to_string())?;
+    usize::try_from(space.size()).map_err(|_| DistError::TooLarge)?;
     // A checkpoint of another number of workers is cut anew for this one.
     if let Some((dir, key)) = &cluster.checkpoint {
         let peers = cluster.workers * cluster.processes.max(1);
@@ -248,7 +248,7 @@ pub fn timely_bfs<S: Space + Send + 'static>(
                 run_worker(worker, &*space, tx, saves, stop_after, budget)
             })
         })
-        .map_err(|e| format!("timely: {e}"))?;
+        .map_err(DistError::Timely)?;
         // The workers run in their own threads; this one shows their layers.
         for report in rx.iter() {
             match report {
@@ -271,29 +271,26 @@ pub fn timely_bfs<S: Space + Send + 'static>(
             }
         }
         progress.finish();
-        Ok::<_, String>(guards.join())
+        Ok::<_, DistError>(guards.join())
     }));
     std::panic::set_hook(previous_hook);
     let lost = |first: &Arc<std::sync::Mutex<Option<String>>>| {
         let what = first.lock().ok().and_then(|p| p.clone());
-        format!(
-            "the build failed: {}",
-            what.unwrap_or_else(|| "a worker stopped".into())
-        )
+        DistError::Lost(what.unwrap_or_else(|| "a worker stopped".into()))
     };
     let joined = match run {
         Ok(r) => r?,
         Err(_) => return Err(lost(&first_panic)),
     };
     let mut result = None;
-    let mut failed: Option<String> = None;
+    let mut failed: Option<DistError> = None;
     for r in joined {
         match r {
             Ok(Ok(Some(res))) => result = Some(res),
             Ok(Ok(None)) => {}
             // A worker's own error beats the others' "a worker failed".
             Ok(Err(e)) => {
-                if failed.is_none() || e != OTHER_FAILED {
+                if failed.is_none() || e != DistError::OtherWorker {
                     failed = Some(e);
                 }
             }
@@ -304,7 +301,7 @@ pub fn timely_bfs<S: Space + Send + 'static>(
         return Err(e);
     }
     if cluster.process == 0 && result.is_none() {
-        return Err("worker 0 returned no table".into());
+        return Err(DistError::NoTable);
     }
     Ok(result)
 }
@@ -382,9 +379,6 @@ fn slice_of(size: u64, peers: usize, index: usize) -> (u64, u64, u64) {
     (len, lo, hi)
 }
 
-/// What a worker says when another one failed.
-const OTHER_FAILED: &str = "another worker failed";
-
 fn run_worker<S: Space>(
     worker: &mut Worker,
     space: &S,
@@ -392,7 +386,7 @@ fn run_worker<S: Space>(
     saves: Option<Checkpoint>,
     stop_after: Option<u8>,
     budget: Option<u64>,
-) -> Result<Option<Finished>, String> {
+) -> Result<Option<Finished>, DistError> {
     let (index, peers) = (worker.index(), worker.peers());
     let size = space.size();
     let (len, lo, hi) = slice_of(size, peers, index);
@@ -471,7 +465,7 @@ fn run_worker<S: Space>(
         (Some(_), Some(c)) => Some(DiskSlice::depths_path(&c.dir, peers)),
         _ => None,
     };
-    let file_error: Rc<RefCell<Option<String>>> = Rc::default();
+    let file_error: Rc<RefCell<Option<DistError>>> = Rc::default();
     let gathered = match &depths_file {
         Some(path) => file_channel(worker, path, size, &file_error),
         None => bytes_channel(worker, "gather", &whole, size as usize, UNREACHED),
@@ -510,7 +504,7 @@ fn run_worker<S: Space>(
     // Resume: every worker says which depth its checkpoint reached (or that
     // its checkpoint is damaged: then every worker stops, and keeps its
     // files); the build goes on from the lowest.
-    let mut error: Option<String> = None;
+    let mut error: Option<DistError> = None;
     let saved = match saves.as_ref().map(Checkpoint::load).transpose() {
         Ok(s) => s.flatten(),
         Err(e) => {
@@ -524,7 +518,7 @@ fn run_worker<S: Space>(
         (reached_before, 0, 0.0, index as u64, error.is_some())
     });
     if all.iter().any(|s| s.1 .4) {
-        return Err(error.unwrap_or_else(|| OTHER_FAILED.into()));
+        return Err(error.unwrap_or(DistError::OtherWorker));
     }
     let common = all.iter().map(|s| s.1 .0).min().unwrap_or(0);
     if let (Some(c), Some(sv), true) = (&saves, &saved, common > 0) {
@@ -547,11 +541,12 @@ fn run_worker<S: Space>(
             });
             let sum: u64 = all.iter().map(|s| s.1 .0).sum();
             if restored.is_ok() && !all.iter().any(|s| s.1 .4) && sum != sv.figures.histogram[k] {
-                error.get_or_insert(format!(
-                    "checkpoint {} is damaged: it says {} states at depth {k}, the workers' layers hold {sum}",
-                    c.meta_path().display(),
-                    sv.figures.histogram[k]
-                ));
+                error.get_or_insert(DistError::Figures {
+                    path: c.meta_path(),
+                    depth: k,
+                    said: sv.figures.histogram[k],
+                    held: sum,
+                });
             }
         }
         match restored {
@@ -612,13 +607,13 @@ fn run_worker<S: Space>(
             (0, 0, 0.0, index as u64, error.is_some())
         });
         if all.iter().any(|s| s.1 .4) {
-            return Err(error.unwrap_or_else(|| OTHER_FAILED.into()));
+            return Err(error.unwrap_or(DistError::OtherWorker));
         }
         if count == 0 {
             break;
         }
         if stop_after.is_some_and(|s| depth >= s) {
-            return Err(format!("stopped after depth {depth}, as asked"));
+            return Err(DistError::Stopped(depth));
         }
         assert!(depth < UNREACHED - 1, "depth overflow");
         let start = Instant::now();
@@ -637,7 +632,13 @@ fn run_worker<S: Space>(
             // before the loop: the slice is borrowed again when ranks
             // arrive, inside `worker.step`.)
             let layer = ds.borrow().layer(depth);
-            let mut layer = layer.map_err(|e| error.get_or_insert(e).clone()).ok();
+            let mut layer = match layer {
+                Ok(l) => Some(l),
+                Err(e) => {
+                    error.get_or_insert(e);
+                    None
+                }
+            };
             while let Some(l) = layer.as_mut() {
                 let (at, chunk) = match l.next_chunk() {
                     Ok(Some(c)) => c,
@@ -964,8 +965,10 @@ mod tests {
                 assert_eq!(recut::recut(&ckpt, 43, 5000, 2), Ok(None));
             }
             let e = timely_bfs(ring(), &cluster(workers, Some(stop)), &Progress::hidden());
+            let e = e.unwrap_err();
+            assert_eq!(e, DistError::Stopped(stop));
             assert_eq!(
-                e.unwrap_err(),
+                e.to_string(),
                 format!("stopped after depth {stop}, as asked")
             );
             let files = std::fs::read_dir(&ckpt).unwrap().count();
@@ -1027,11 +1030,16 @@ mod tests {
                     ..Cluster::local(2)
                 };
                 let e = timely_bfs(ring(), &cluster(Some(4)), &Progress::hidden()).unwrap_err();
-                assert_eq!(e, "stopped after depth 4, as asked");
+                assert_eq!(e, DistError::Stopped(4));
                 let file = damage(&ckpt);
                 let before = std::fs::read_dir(&ckpt).unwrap().count();
                 let e = timely_bfs(ring(), &cluster(None), &Progress::hidden()).unwrap_err();
                 let name = file.file_name().unwrap().to_str().unwrap();
+                assert!(
+                    matches!(e, DistError::Damaged { .. } | DistError::Figures { .. }),
+                    "{what} {memory_limit:?}: {e}"
+                );
+                let e = e.to_string();
                 assert!(
                     e.contains("is damaged") && e.contains(name),
                     "{what} {memory_limit:?}: {e}"
@@ -1129,7 +1137,7 @@ mod tests {
         };
         for stop in [5, 9] {
             let e = timely_bfs(ring(), &cluster(Some(stop)), &Progress::hidden());
-            assert!(e.unwrap_err().contains("stopped after"));
+            assert_eq!(e.unwrap_err(), DistError::Stopped(stop));
         }
         // On three workers, then back on two (each time the checkpoint cut
         // anew, the reached-states bitmaps made again from the layers).
@@ -1138,7 +1146,7 @@ mod tests {
             ..cluster(Some(12))
         };
         let e = timely_bfs(ring(), &three, &Progress::hidden());
-        assert!(e.unwrap_err().contains("stopped after depth 12"));
+        assert_eq!(e.unwrap_err(), DistError::Stopped(12));
         for e in std::fs::read_dir(&work).unwrap() {
             let p = e.unwrap().path();
             if p.to_string_lossy().contains("-visited-") {
@@ -1157,7 +1165,9 @@ mod tests {
             ..Cluster::local(1)
         };
         let e = timely_bfs(Ring { n: 10, jump: 3 }, &cluster, &Progress::hidden());
-        assert!(e.err().unwrap().contains("needs a directory"));
+        let e = e.err().unwrap();
+        assert_eq!(e, DistError::NoDirectory);
+        assert!(e.to_string().contains("needs a directory"));
     }
 
     #[test]

@@ -63,7 +63,7 @@ pub fn parse_alg(s: &str) -> Result<Vec<DominoMove>, crate::notation::NotationEr
                     token: tok.to_string(),
                     index: i + 1,
                     offset,
-                    reason: "not a Domino move (U, D quarter or half turns; R2 L2 F2 B2)".into(),
+                    reason: crate::notation::TokenError::NotDomino,
                 })
             }
         };

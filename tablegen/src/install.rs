@@ -698,7 +698,7 @@ fn check_compressed(
 /// Compares a decompressed table's header with every field of its manifest
 /// entry and with the catalog.
 fn check_header(e: &Entry, h: &tablefmt::HeaderInfo) -> Result<(), String> {
-    check_against_catalog(&e.def, h)?;
+    check_against_catalog(&e.def, h).map_err(|m| m.to_string())?;
     let hash = format!("{:016x}", h.definition_hash);
     let fields: [(&str, String, String); 5] = [
         ("checksum", h.checksum.clone(), e.checksum.clone()),

@@ -23,6 +23,7 @@ pub mod cube5;
 #[cfg(feature = "timely")]
 pub mod dist;
 pub mod domino;
+pub mod error;
 pub mod install;
 pub mod kociemba;
 pub mod notation;
@@ -33,3 +34,5 @@ pub mod progress;
 pub mod projection;
 pub mod pyraminx;
 pub mod validate;
+
+pub use error::{ModelError, StateError};

@@ -159,12 +159,50 @@ pub struct NotationError {
     /// Its 0-based character offset in the input.
     pub offset: usize,
     /// What is wrong with it.
-    pub reason: String,
+    pub reason: TokenError,
+}
+
+/// What is wrong with one move token (of a cube, a Pyraminx or a Domino).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    /// No face letter after the layer count (or an empty token).
+    #[error("missing face letter")]
+    MissingFace,
+    /// A layer count that is 0 or does not fit a byte.
+    #[error("bad layer count {}", crate::cli::quote(.0))]
+    LayerCount(String),
+    /// A letter that names no face or rotation.
+    #[error("unknown face {0:?}")]
+    UnknownFace(char),
+    /// A layer count before `x`, `y` or `z`.
+    #[error("a rotation takes no layer count")]
+    RotationLayers,
+    /// A `w` after a rotation, a lower-case face or another `w`.
+    #[error("unexpected 'w'")]
+    UnexpectedW,
+    /// Something other than nothing, `2`, `2'` or `'` after the move.
+    #[error("bad suffix {} (expected nothing, 2 or ')", crate::cli::quote(.0))]
+    Suffix(String),
+    /// A wide move of one layer (`1Rw`).
+    #[error("a wide move turns at least 2 layers")]
+    WideOneLayer,
+    /// An empty Pyraminx token.
+    #[error("empty")]
+    Empty,
+    /// A letter that names no Pyraminx vertex.
+    #[error("unknown Pyraminx move (expected U L R B or u l r b)")]
+    PyraminxVertex,
+    /// Something other than nothing or `'` after a Pyraminx move.
+    #[error("bad suffix (expected nothing or ')")]
+    PyraminxSuffix,
+    /// A token that is no Domino move.
+    #[error("not a Domino move (U, D quarter or half turns; R2 L2 F2 B2)")]
+    NotDomino,
 }
 
 /// Parses one token without regard to a cube size. Accepts `R`, `R'`, `R2`, `R2'`,
 /// `Rw`, `3Rw`, `r` (= `Rw`), `3r`, `2R`, `x`, `y'`, `z2`.
-pub fn parse_token(tok: &str) -> Result<Move, String> {
+pub fn parse_token(tok: &str) -> Result<Move, TokenError> {
     let chars: Vec<char> = tok.chars().collect();
     let mut i = 0;
     let mut digits = String::new();
@@ -173,16 +211,14 @@ pub fn parse_token(tok: &str) -> Result<Move, String> {
         i += 1;
     }
     let Some(&letter) = chars.get(i) else {
-        return Err("missing face letter".into());
+        return Err(TokenError::MissingFace);
     };
     i += 1;
     let layers: Option<u8> = if digits.is_empty() {
         None
     } else {
         match digits.parse::<u8>() {
-            Ok(0) | Err(_) => {
-                return Err(format!("bad layer count {}", crate::cli::quote(&digits)))
-            }
+            Ok(0) | Err(_) => return Err(TokenError::LayerCount(digits)),
             Ok(n) => Some(n),
         }
     };
@@ -193,23 +229,23 @@ pub fn parse_token(tok: &str) -> Result<Move, String> {
         'z' => (Face::F, true),
         c if c.is_ascii_uppercase() => match Face::from_letter(c) {
             Some(f) => (f, false),
-            None => return Err(format!("unknown face {c:?}")),
+            None => return Err(TokenError::UnknownFace(c)),
         },
         c if c.is_ascii_lowercase() => match Face::from_letter(c.to_ascii_uppercase()) {
             Some(f) => {
                 wide = true;
                 (f, false)
             }
-            None => return Err(format!("unknown face {c:?}")),
+            None => return Err(TokenError::UnknownFace(c)),
         },
-        c => return Err(format!("unknown face {c:?}")),
+        c => return Err(TokenError::UnknownFace(c)),
     };
     if rotation && layers.is_some() {
-        return Err("a rotation takes no layer count".into());
+        return Err(TokenError::RotationLayers);
     }
     if chars.get(i) == Some(&'w') {
         if rotation || wide {
-            return Err("unexpected 'w'".into());
+            return Err(TokenError::UnexpectedW);
         }
         wide = true;
         i += 1;
@@ -219,18 +255,13 @@ pub fn parse_token(tok: &str) -> Result<Move, String> {
         "" => 1,
         "2" | "2'" => 2,
         "'" => 3,
-        other => {
-            return Err(format!(
-                "bad suffix {} (expected nothing, 2 or ')",
-                crate::cli::quote(other)
-            ))
-        }
+        other => return Err(TokenError::Suffix(other.to_string())),
     };
     let kind = if rotation {
         MoveKind::Rotation
     } else if wide {
         if layers == Some(1) {
-            return Err("a wide move turns at least 2 layers".into());
+            return Err(TokenError::WideOneLayer);
         }
         MoveKind::Block(layers.unwrap_or(2))
     } else {

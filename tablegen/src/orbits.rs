@@ -13,7 +13,9 @@
 //! checked as the 3x3x3 skeleton ([`crate::validate`]).
 
 use crate::cube::CubeN;
+use crate::error::WingProblem;
 use crate::notation::{Face, Move, MoveKind};
+use crate::StateError;
 
 /// The orbits of a cube of size `n`.
 #[derive(Clone, Debug)]
@@ -124,7 +126,7 @@ impl Orbits {
     /// Checks a facelet state (colours as [`CubeN::solved`]) orbit by orbit:
     /// four facelets of each colour in every centre orbit, and each wing of
     /// every wing orbit once. The error names the orbit and what is wrong.
-    pub fn check(&self, cube: &CubeN, state: &[u8]) -> Result<(), String> {
+    pub fn check(&self, cube: &CubeN, state: &[u8]) -> Result<(), StateError> {
         let solved = cube.solved();
         for (k, o) in self.centres.iter().enumerate() {
             let mut counts = [0usize; 6];
@@ -132,13 +134,12 @@ impl Orbits {
                 counts[state[f] as usize % 6] += 1;
             }
             if let Some(c) = (0..6).find(|&c| counts[c] != 4) {
-                return Err(format!(
-                    "centre orbit {} ({}): colour {} appears {} times, not 4",
-                    k + 1,
-                    describe_centre(cube, o[0]),
-                    Face::ALL[c].letter(),
-                    counts[c]
-                ));
+                return Err(StateError::CentreOrbit {
+                    orbit: k + 1,
+                    cells: describe_centre(cube, o[0]),
+                    colour: Face::ALL[c],
+                    count: counts[c],
+                });
             }
         }
         for (k, o) in self.wings.iter().enumerate() {
@@ -153,24 +154,24 @@ impl Orbits {
                 };
                 let dup = got.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]);
                 let missing = want.iter().find(|p| !got.contains(p)).copied();
-                let what = match (dup, missing) {
-                    (Some(d), _) if want.binary_search(&d).is_ok() => {
-                        format!("wing {} appears twice", name(d))
-                    }
+                let problem = match (dup, missing) {
+                    (Some(d), _) if want.binary_search(&d).is_ok() => WingProblem::Twice(name(d)),
                     (_, Some(m)) => {
                         let odd = got.iter().find(|p| want.binary_search(p).is_err());
                         match odd {
-                            Some(&p) => format!(
-                                "a wing shows {}, which no wing of this orbit has (wing {} is missing)",
-                                name(p),
-                                name(m)
-                            ),
-                            None => format!("wing {} is missing", name(m)),
+                            Some(&p) => WingProblem::Foreign {
+                                shows: name(p),
+                                missing: name(m),
+                            },
+                            None => WingProblem::Missing(name(m)),
                         }
                     }
-                    _ => "its wings are not the 24 of a real cube".into(),
+                    _ => WingProblem::NotReal,
                 };
-                return Err(format!("wing orbit {}: {what}", k + 1));
+                return Err(StateError::WingOrbit {
+                    orbit: k + 1,
+                    problem,
+                });
             }
         }
         Ok(())
@@ -326,12 +327,13 @@ mod tests {
         let x = cube.index(Face::F, 1, 1);
         s.swap(t, x);
         let e = o.check(&cube, &s).unwrap_err();
-        assert!(e.contains("centre orbit"), "{e}");
+        assert!(matches!(e, StateError::CentreOrbit { .. }), "{e}");
+        assert!(e.to_string().starts_with("centre orbit"), "{e}");
         // A wing flipped in place.
         let mut s = solved.clone();
         let w = o.wings[0][0];
         s.swap(w[0], w[1]);
         let e = o.check(&cube, &s).unwrap_err();
-        assert!(e.contains("wing orbit 1"), "{e}");
+        assert!(e.to_string().contains("wing orbit 1"), "{e}");
     }
 }

@@ -20,6 +20,7 @@ use crate::bfs::Space;
 use crate::cube5::Tredges;
 use crate::notation::{Face, Move};
 use crate::perm::{choose, is_odd, perm_rank, perm_unrank};
+use crate::ModelError;
 
 /// C(12,4): sets of four midge slots.
 pub const E_SETS: u64 = 495;
@@ -63,7 +64,7 @@ pub struct ESliceSpace {
 impl ESliceSpace {
     /// The space under `moves`; an error if a move mixes the wing classes or
     /// flips a midge.
-    pub fn new(high: bool, moves: &[Move]) -> Result<ESliceSpace, String> {
+    pub fn new(high: bool, moves: &[Move]) -> Result<ESliceSpace, ModelError> {
         let t = Tredges::new();
         let moves = moves
             .iter()
@@ -71,7 +72,7 @@ impl ESliceSpace {
                 let [hi, lo, to] = t.class_move(m)?;
                 Ok((if high { hi } else { lo }, to))
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, ModelError>>()?;
         let mut e = [0u8; 4];
         let mut k = 0;
         for d in 0..12u8 {
@@ -184,7 +185,7 @@ pub struct ETripleSpace {
 impl ETripleSpace {
     /// The space under `moves`; an error if a move mixes the wing classes or
     /// flips a midge.
-    pub fn new(moves: &[Move]) -> Result<ETripleSpace, String> {
+    pub fn new(moves: &[Move]) -> Result<ETripleSpace, ModelError> {
         let hi = ESliceSpace::new(true, moves)?;
         let lo = ESliceSpace::new(false, moves)?;
         let moves: Vec<[[u8; 12]; 3]> = hi
@@ -330,7 +331,7 @@ pub struct SidesSpace {
 impl SidesSpace {
     /// The space under `moves` (which must keep each group of eight in
     /// itself); the goals from the orbit of solved under `last`.
-    pub fn new(moves: &[Move], last: &[Move]) -> Result<SidesSpace, String> {
+    pub fn new(moves: &[Move], last: &[Move]) -> Result<SidesSpace, ModelError> {
         use Face::*;
         let cube = crate::cube::CubeN::new(5);
         let t = [(1, 2), (2, 1), (2, 3), (3, 2)];
@@ -345,7 +346,7 @@ impl SidesSpace {
                 }
             }
         }
-        let maps_of = |ms: &[Move]| -> Result<Vec<[[u32; 256]; 4]>, String> {
+        let maps_of = |ms: &[Move]| -> Result<Vec<[[u32; 256]; 4]>, ModelError> {
             ms.iter()
                 .map(|&m| {
                     let pull = cube.perm(m);
@@ -354,13 +355,13 @@ impl SidesSpace {
                     for (j, &f) in positions.iter().enumerate() {
                         let dst = (0..cube.facelets())
                             .find(|&i| pull[i] as usize == f)
-                            .ok_or("not a permutation")?;
+                            .ok_or(ModelError::NotAPermutation)?;
                         let b = positions
                             .iter()
                             .position(|&p| p == dst)
-                            .ok_or_else(|| format!("{m} moves a side centre off the sides"))?;
+                            .ok_or(ModelError::SideCentreOff(m))?;
                         if b / 8 != j / 8 {
-                            return Err(format!("{m} moves a side centre to another group"));
+                            return Err(ModelError::SideCentreGroup(m));
                         }
                         img[j] = b as u32;
                     }
@@ -411,10 +412,7 @@ impl SidesSpace {
             i += 1;
         }
         if fb.len() as u64 != FB_ARRANGEMENTS {
-            return Err(format!(
-                "{} F/B arrangements, expected {FB_ARRANGEMENTS}",
-                fb.len()
-            ));
+            return Err(ModelError::FbArrangements(fb.len()));
         }
         sp.fb = fb.iter().map(|&c| (c >> 16) as u16).collect();
         sp.maps = maps_of(last)?;
@@ -556,7 +554,7 @@ pub struct Last8Space {
 impl Last8Space {
     /// The space under `moves` (which must keep the U/D-layer pieces in
     /// their layers, the wing classes and the midges' orientation).
-    pub fn new(moves: &[Move]) -> Result<Last8Space, String> {
+    pub fn new(moves: &[Move]) -> Result<Last8Space, ModelError> {
         let t = Tredges::new();
         let mut ud = [0u8; 8];
         let mut local = [u8::MAX; 12];
@@ -568,12 +566,12 @@ impl Last8Space {
                 k += 1;
             }
         }
-        let restrict = |to: &[u8], m: Move, what: &str| -> Result<[u8; 8], String> {
+        let restrict = |to: &[u8], m: Move, piece: &'static str| -> Result<[u8; 8], ModelError> {
             let mut out = [0u8; 8];
             for (x, &e) in ud.iter().enumerate() {
                 let y = local[to[e as usize] as usize];
                 if y == u8::MAX {
-                    return Err(format!("{m} moves a U/D-layer {what} into the E slice"));
+                    return Err(ModelError::IntoESlice { mv: m, piece });
                 }
                 out[x] = y;
             }
@@ -615,10 +613,7 @@ impl Last8Space {
             }
         }
         if syms.len() > 16 {
-            return Err(format!(
-                "{} symmetries (at most 16 are encoded)",
-                syms.len()
-            ));
+            return Err(ModelError::Symmetries(syms.len()));
         }
         let mut conj = vec![0u16; syms.len() * PERMS8];
         for (s, p) in syms.iter().enumerate() {

@@ -11,6 +11,7 @@
 use crate::bfs::Space;
 use crate::cube::CubeN;
 use crate::notation::{Face, Move};
+use crate::ModelError;
 
 /// Which facelets of every face a projection tracks: `(row, col)` within a face.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,7 +133,7 @@ pub struct FaceletMaskSpace {
 
 /// Builds the projection space. Errors if a move mixes blocks or the orbit is not
 /// closed under the moves.
-pub fn build(def: &ProjectionDef, moves: &[Move]) -> Result<FaceletMaskSpace, String> {
+pub fn build(def: &ProjectionDef, moves: &[Move]) -> Result<FaceletMaskSpace, ModelError> {
     let cube = CubeN::new(def.n);
     let cells = def.orbit.cells(def.n);
     let mut positions = Vec::new();
@@ -141,7 +142,7 @@ pub fn build(def: &ProjectionDef, moves: &[Move]) -> Result<FaceletMaskSpace, St
     let binom = binomials(64);
     for b in &def.blocks {
         if b.faces.len() * cells.len() + positions.len() > 64 {
-            return Err("more than 64 tracked facelets".into());
+            return Err(ModelError::TooManyFacelets);
         }
         let offset = positions.len() as u32;
         let mut marked = 0u32;
@@ -211,7 +212,7 @@ pub fn build(def: &ProjectionDef, moves: &[Move]) -> Result<FaceletMaskSpace, St
         for (j, &p) in positions.iter().enumerate() {
             let src = where_is[perm[p] as usize];
             if src == usize::MAX || block_of(src) != block_of(j) {
-                return Err(format!("move {mv} does not keep the projection's blocks"));
+                return Err(ModelError::Blocks(mv));
             }
             dst[src] = j;
         }

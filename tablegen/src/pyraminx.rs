@@ -11,6 +11,7 @@
 //! its edge, lying on the face opposite `c`; a turn maps it to `(s(c), s(d))`.
 
 use crate::bfs::Space;
+use crate::notation::TokenError;
 use crate::perm::{even_perm_rank, even_perm_unrank};
 
 /// Number of positions without tips.
@@ -46,23 +47,23 @@ impl std::fmt::Display for PyraMove {
 pub fn parse_alg(s: &str) -> Result<Vec<PyraMove>, crate::notation::NotationError> {
     let mut out = Vec::new();
     for (i, (offset, tok)) in crate::notation::tokens(s).enumerate() {
-        let err = |reason: &str| crate::notation::NotationError {
+        let err = |reason: TokenError| crate::notation::NotationError {
             token: tok.to_string(),
             index: i + 1,
             offset,
-            reason: reason.to_string(),
+            reason,
         };
         let mut ch = tok.chars();
-        let c = ch.next().ok_or_else(|| err("empty"))?;
+        let c = ch.next().ok_or_else(|| err(TokenError::Empty))?;
         let vertex = VERTICES
             .iter()
             .position(|&v| v == c.to_ascii_uppercase())
-            .ok_or_else(|| err("unknown Pyraminx move (expected U L R B or u l r b)"))?;
+            .ok_or_else(|| err(TokenError::PyraminxVertex))?;
         let rest: String = ch.collect();
         let turns = match rest.as_str() {
             "" => 1,
             "'" => 2,
-            _ => return Err(err("bad suffix (expected nothing or ')")),
+            _ => return Err(err(TokenError::PyraminxSuffix)),
         };
         out.push(PyraMove {
             vertex: vertex as u8,

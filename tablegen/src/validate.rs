@@ -6,16 +6,17 @@
 use crate::corners::read_corners;
 use crate::cube::CubeN;
 use crate::notation::{Face, Move};
+use crate::StateError;
 
 /// Checks a state of an NxNxN cube; the error names the rule that failed.
-pub fn validate(cube: &CubeN, state: &[u8]) -> Result<(), String> {
+pub fn validate(cube: &CubeN, state: &[u8]) -> Result<(), StateError> {
     let n = cube.n();
     if state.len() != cube.facelets() {
-        return Err(format!(
-            "a {n}x{n}x{n} state has {} facelets, got {}",
-            cube.facelets(),
-            state.len()
-        ));
+        return Err(StateError::Length {
+            n,
+            got: state.len(),
+            fits: None,
+        });
     }
     let mut counts = [0usize; 6];
     for &c in state {
@@ -23,12 +24,11 @@ pub fn validate(cube: &CubeN, state: &[u8]) -> Result<(), String> {
     }
     for f in Face::ALL {
         if counts[f as usize] != n * n {
-            return Err(format!(
-                "colour {} appears {} times (a {n}x{n}x{n} has {} of each colour)",
-                f.letter(),
-                counts[f as usize],
-                n * n
-            ));
+            return Err(StateError::ColourCount {
+                colour: f,
+                count: counts[f as usize],
+                n,
+            });
         }
     }
     if n >= 4 {
@@ -36,7 +36,7 @@ pub fn validate(cube: &CubeN, state: &[u8]) -> Result<(), String> {
     }
     let (_, co) = read_corners(cube, state, &[0, 1, 2, 3, 4, 5])?;
     if !co.iter().map(|&t| t as u32).sum::<u32>().is_multiple_of(3) {
-        return Err("a corner is twisted (corner twists do not sum to 0 mod 3)".into());
+        return Err(StateError::Twist);
     }
     if n % 2 == 1 {
         let skeleton = skeleton3(cube, state);
@@ -76,7 +76,7 @@ pub const EDGE_CELLS_UD: [[(Face, usize, usize); 2]; 8] = {
 };
 
 /// Reads the twelve edges of a 3x3x3 with its centres in place: `(ep, eo)`.
-pub fn read_edges(c3: &CubeN, s: &[u8]) -> Result<([u8; 12], [u8; 12]), String> {
+pub fn read_edges(c3: &CubeN, s: &[u8]) -> Result<([u8; 12], [u8; 12]), StateError> {
     let mut ep = [0u8; 12];
     let mut eo = [0u8; 12];
     let mut seen = [false; 12];
@@ -96,16 +96,15 @@ pub fn read_edges(c3: &CubeN, s: &[u8]) -> Result<([u8; 12], [u8; 12]), String> 
         let name = |cells: &[(Face, usize, usize); 2]| -> String {
             cells.iter().map(|c| c.0.letter()).collect()
         };
-        let (piece, flip) = found.ok_or_else(|| {
-            format!(
-                "the edge at {} shows {}{}, which no edge has",
-                name(cells),
-                Face::ALL[a as usize % 6].letter(),
-                Face::ALL[b as usize % 6].letter()
-            )
+        let (piece, flip) = found.ok_or_else(|| StateError::UnknownEdge {
+            slot: name(cells),
+            shows: [a, b]
+                .iter()
+                .map(|&c| Face::ALL[c as usize % 6].letter())
+                .collect(),
         })?;
         if std::mem::replace(&mut seen[piece], true) {
-            return Err(format!("edge {} appears twice", name(&EDGE_CELLS[piece])));
+            return Err(StateError::EdgeTwice(name(&EDGE_CELLS[piece])));
         }
         ep[slot] = piece as u8;
         eo[slot] = flip;
@@ -114,14 +113,14 @@ pub fn read_edges(c3: &CubeN, s: &[u8]) -> Result<([u8; 12], [u8; 12]), String> 
 }
 
 /// The 3x3x3 rules beyond corners: edge flip and permutation parity.
-fn check_edges_and_parity(c3: &CubeN, s: &[u8]) -> Result<(), String> {
+fn check_edges_and_parity(c3: &CubeN, s: &[u8]) -> Result<(), StateError> {
     let (ep, eo) = read_edges(c3, s)?;
     if eo.iter().map(|&f| f as u32).sum::<u32>() % 2 == 1 {
-        return Err("an edge is flipped (edge flips do not sum to an even number)".into());
+        return Err(StateError::Flip);
     }
     let (cp, _) = read_corners(c3, s, &[0, 1, 2, 3, 4, 5])?;
     if crate::perm::is_odd(&cp) != crate::perm::is_odd(&ep) {
-        return Err("two pieces are swapped (corner and edge permutation parities differ)".into());
+        return Err(StateError::Parity);
     }
     Ok(())
 }
@@ -145,7 +144,7 @@ pub fn skeleton3(cube: &CubeN, state: &[u8]) -> Vec<u8> {
 
 /// Turns a 3x3x3 so that its centres show U R F D L B in place, or says why no
 /// whole-cube rotation does. Returns the rotation and the turned state.
-pub fn orient_centres(c3: &CubeN, s: &[u8]) -> Result<(Vec<Move>, Vec<u8>), String> {
+pub fn orient_centres(c3: &CubeN, s: &[u8]) -> Result<(Vec<Move>, Vec<u8>), StateError> {
     for rot in crate::cube::rotations24() {
         let mut t = s.to_vec();
         c3.apply_alg(&mut t, &rot);
@@ -153,7 +152,7 @@ pub fn orient_centres(c3: &CubeN, s: &[u8]) -> Result<(Vec<Move>, Vec<u8>), Stri
             return Ok((rot, t));
         }
     }
-    Err("the centres are not those of a cube (two centres share a colour or are mirrored)".into())
+    Err(StateError::Centres)
 }
 
 #[cfg(test)]
@@ -162,7 +161,7 @@ mod tests {
     use crate::cube::FaceOrder;
     use crate::notation::parse_alg;
 
-    fn check(n: usize, s: &str) -> Result<(), String> {
+    fn check(n: usize, s: &str) -> Result<(), StateError> {
         let cube = CubeN::new(n);
         let st = cube.parse_state(s, FaceOrder::Urfdlb)?;
         validate(&cube, &st)
@@ -195,14 +194,18 @@ mod tests {
         let mut b = solved.as_bytes().to_vec();
         (b[8], b[9], b[20]) = (b'R', b'F', b'U');
         let e = check(3, std::str::from_utf8(&b).unwrap()).unwrap_err();
-        assert!(e.contains("twisted"), "{e}");
+        assert_eq!(e, StateError::Twist);
+        assert!(e.to_string().contains("twisted"), "{e}");
         // Flip the UR edge: U6 = 5, R2 = 10.
         let e = check(3, &swap(solved, 5, 10)).unwrap_err();
-        assert!(e.contains("flip"), "{e}");
+        assert_eq!(e, StateError::Flip);
+        assert!(e.to_string().contains("flip"), "{e}");
         let e = check(3, &solved.replace('B', "U")).unwrap_err();
-        assert!(e.contains("appears"), "{e}");
+        assert!(matches!(e, StateError::ColourCount { .. }), "{e}");
+        assert!(e.to_string().contains("appears"), "{e}");
         let e = check(2, "UUUURRRRFFFFDDDDLLLLBBBX").unwrap_err();
-        assert!(e.contains("unknown colour"), "{e}");
+        assert!(matches!(e, StateError::UnknownColour { .. }), "{e}");
+        assert!(e.to_string().contains("unknown colour"), "{e}");
         // Two corners swapped on a 2x2x2 is fine (no parity rule there)...
         assert!(check(2, "UUUURRRRFFFFDDDDLLLLBBBB").is_ok());
         // ...but not on a 3x3x3: swap the UFL and URF corners (U7 F1 L3 / U9 R1 F3).
@@ -210,13 +213,14 @@ mod tests {
         (b[6], b[18], b[38]) = (b'U', b'R', b'F');
         (b[8], b[9], b[20]) = (b'U', b'F', b'L');
         let e = check(3, std::str::from_utf8(&b).unwrap()).unwrap_err();
-        assert!(e.contains("parit"), "{e}");
+        assert_eq!(e, StateError::Parity);
+        assert!(e.to_string().contains("parit"), "{e}");
         // A 5x5x5 with a flipped middle edge is caught through its 3x3x3 skeleton.
         let c5 = CubeN::new(5);
         let mut s5 = c5.solved();
         let (u, r) = (c5.index(Face::U, 2, 4), c5.index(Face::R, 0, 2));
         s5.swap(u, r);
         let e = validate(&c5, &s5).unwrap_err();
-        assert!(e.contains("flip"), "{e}");
+        assert_eq!(e, StateError::Flip);
     }
 }

@@ -259,7 +259,7 @@ impl Solver {
         let start = Instant::now();
         let r = &self.reducer;
         let n = r.n;
-        tablegen::validate::validate(&r.cube, state).map_err(SolveError::Input)?;
+        tablegen::validate::validate(&r.cube, state)?;
         let budget = time_budget.unwrap_or(DEFAULT_BUDGET);
         // The small cube's share: its own default budget, at most half.
         let small_share = match &self.small {

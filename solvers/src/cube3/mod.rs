@@ -412,7 +412,7 @@ impl crate::puzzle::CubeSolver for Solver {
     ) -> Result<crate::puzzle::Position, SolveError> {
         let pos = crate::puzzle::parse_cube(3, input)?;
         // Refuse a bad state before loading any table.
-        CubieCube::from_facelets(crate::puzzle::cube_state(&pos)?).map_err(SolveError::Input)?;
+        CubieCube::from_facelets(crate::puzzle::cube_state(&pos)?)?;
         Ok(pos)
     }
     fn solve_cube(
@@ -420,9 +420,8 @@ impl crate::puzzle::CubeSolver for Solver {
         st: &[u8],
         opts: &crate::puzzle::Options,
     ) -> Result<crate::Solution, SolveError> {
-        let cube = CubieCube::from_facelets(st).map_err(SolveError::Input)?;
-        let (rotation, _) =
-            tablegen::validate::orient_centres(&CubeN::new(3), st).map_err(SolveError::Input)?;
+        let cube = CubieCube::from_facelets(st)?;
+        let (rotation, _) = tablegen::validate::orient_centres(&CubeN::new(3), st)?;
         let opts = Options {
             max_length: opts.max_length,
             time_budget: opts.time_budget.unwrap_or(Duration::from_millis(1000)),

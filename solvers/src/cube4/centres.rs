@@ -24,7 +24,7 @@
 
 use crate::search::{allowed, Stage};
 use crate::tables::{load_or_build, DistanceTable, TableError};
-use crate::walk_downhill;
+use crate::{walk_downhill, SolveError};
 use std::path::Path;
 use tablegen::bfs::Space;
 use tablegen::catalog::{self, SpaceDef};
@@ -115,7 +115,7 @@ impl CentreStage {
         if proj.n != 4 || proj.orbit != Orbit::AllCentres {
             return Err(bad("not a projection of the 4x4x4 centres".into()));
         }
-        let space = projection::build(&proj, &moves).map_err(bad)?;
+        let space = projection::build(&proj, &moves).map_err(|e| TableError::model(id, e))?;
         if !space.is_dense() {
             return Err(bad("projection too big to rank densely".into()));
         }
@@ -147,40 +147,47 @@ impl CentreStage {
     }
 
     /// Rank of the state's projection; an error if the state does not meet the
-    /// stage's precondition (each block must hold exactly its marked colours).
-    pub(super) fn rank(&self, state: &[u8]) -> Result<u64, String> {
+    /// stage's precondition (each block must hold exactly its marked colours),
+    /// which the stages before it (or the checks of the input) make sure of.
+    pub(super) fn rank(&self, state: &[u8]) -> Result<u64, SolveError> {
         for (cells, want) in &self.blocks {
             let got = cells
                 .iter()
                 .filter(|&&i| self.marked[state[i] as usize])
                 .count();
             if got != *want {
-                return Err(format!(
+                return Err(SolveError::Internal(format!(
                     "{}: {got} marked centres in a block that needs {want}",
                     self.id
-                ));
+                )));
             }
         }
         let rank = self.space.rank(self.space.project(state, &self.marked));
         if rank >= self.space.size() {
-            return Err(format!("{}: rank {rank} out of range", self.id));
+            return Err(SolveError::Internal(format!(
+                "{}: rank {rank} out of range",
+                self.id
+            )));
         }
         Ok(rank)
     }
 
     /// Distance of the state to the stage's goal.
     #[cfg(test)]
-    pub(super) fn distance(&self, state: &[u8]) -> Result<u8, String> {
+    pub(super) fn distance(&self, state: &[u8]) -> Result<u8, SolveError> {
         Ok(self.table.get(self.rank(state)?))
     }
 
     /// Moves (indices into `self.moves`) from the state to the stage's goal.
-    pub(super) fn walk(&self, state: &[u8]) -> Result<Vec<usize>, String> {
+    pub(super) fn walk(&self, state: &[u8]) -> Result<Vec<usize>, SolveError> {
         let rank = self.rank(state)?;
         let sp = &self.space;
-        walk_downhill(&self.table, rank, self.moves.len(), |r, m| {
-            sp.rank(sp.apply(sp.unrank(r), m))
-        })
+        Ok(walk_downhill(
+            &self.table,
+            rank,
+            self.moves.len(),
+            |r, m| sp.rank(sp.apply(sp.unrank(r), m)),
+        )?)
     }
 }
 
@@ -209,18 +216,19 @@ impl CentreStages {
     /// moved but not looked at.
     ///
     /// Only the centres are checked (length, colours below 6, four centres of each
-    /// colour); use [`tablegen::validate::validate`] for the rest of the cube.
-    pub fn solve(&self, state: &[u8]) -> Result<[Vec<Move>; 3], String> {
+    /// colour: else [`SolveError::Input`]); use [`tablegen::validate::validate`]
+    /// for the rest of the cube.
+    pub fn solve(&self, state: &[u8]) -> Result<[Vec<Move>; 3], SolveError> {
         let cube = &self.cube;
         if state.len() != cube.facelets() {
-            return Err(format!(
+            return Err(SolveError::Input(format!(
                 "a 4x4x4 state has {} facelets, got {}",
                 cube.facelets(),
                 state.len()
-            ));
+            )));
         }
         if let Some(&c) = state.iter().find(|&&c| c >= 6) {
-            return Err(format!("colour {c} out of range 0..6"));
+            return Err(SolveError::Input(format!("colour {c} out of range 0..6")));
         }
         let mut counts = [0usize; 6];
         for f in Face::ALL {
@@ -229,11 +237,11 @@ impl CentreStages {
             }
         }
         if let Some(f) = Face::ALL.iter().find(|&&f| counts[f as usize] != 4) {
-            return Err(format!(
+            return Err(SolveError::Input(format!(
                 "{} centres of colour {} (a 4x4x4 has 4 of each)",
                 counts[*f as usize],
                 f.letter()
-            ));
+            )));
         }
         let mut s = state.to_vec();
         let mut out: [Vec<Move>; 3] = Default::default();
@@ -248,10 +256,10 @@ impl CentreStages {
         // The goal read off the colours, independently of the projections.
         for f in Face::ALL {
             if let Some(&i) = centres_of(cube, f).iter().find(|&&i| s[i] != f as u8) {
-                return Err(format!(
+                return Err(SolveError::Internal(format!(
                     "centres not solved after the stages (facelet {i} shows {})",
                     Face::ALL[s[i] as usize].letter()
-                ));
+                )));
             }
         }
         Ok(out)

@@ -242,7 +242,7 @@ impl Solver {
         // The sides space also has the whole-cube turn `y` (its last move).
         let y = y_turn();
         let sides = SideCentresSpace::new(&[p2_moves.clone(), vec![y]].concat())
-            .map_err(|e| bad(REDUCTION_IDS[0], e))?;
+            .map_err(|e| TableError::model(REDUCTION_IDS[0], e))?;
         let wings = Wings::new();
         let y_slot = wings.slot_perm(&stages.cube, y);
         let p2_active = without_dlb_wide(&p2_moves);
@@ -251,7 +251,8 @@ impl Solver {
             .map(|&m| wings.slot_perm(&stages.cube, m))
             .collect();
         let p2_odd = p2_slot.iter().map(|p| odd(p)).collect();
-        let pair = PairAllSpace::new(&p3_moves).map_err(|e| bad(REDUCTION_IDS[2], e))?;
+        let pair =
+            PairAllSpace::new(&p3_moves).map_err(|e| TableError::model(REDUCTION_IDS[2], e))?;
         let cs = &stages.stages[2];
         let p3_centre_move = p3_moves
             .iter()
@@ -338,7 +339,7 @@ impl Solver {
         cap: usize,
     ) -> Result<Vec<Vec<usize>>, SolveError> {
         let st = &self.stages.stages[0];
-        let root = st.rank(state).map_err(SolveError::Internal)?;
+        let root = st.rank(state)?;
         let opt = st.table.get(root) as usize;
         let policy = Policy::exhaustive(cap, opt + slack);
         let never = crate::Hard::never().0;
@@ -519,7 +520,8 @@ impl Solver {
         for r in tablegen::cube::rotations24() {
             let mut s = state.to_vec();
             cube.apply_alg(&mut s, &r);
-            let (cp, co) = read_corners(cube, &s, &[0, 1, 2, 3, 4, 5])?;
+            let (cp, co) =
+                read_corners(cube, &s, &[0, 1, 2, 3, 4, 5]).map_err(SolveError::internal)?;
             let score = (
                 centres.iter().filter(|&&(i, c)| s[i] == c).count(),
                 (0..8)
@@ -640,9 +642,10 @@ impl Solver {
             // 3x3x3 is solved on the turned-back skeleton and its moves renamed
             // for the cube as it is.
             let s3 = tablegen::validate::skeleton3(cube, &s);
-            let (rotation, s3) = tablegen::validate::orient_centres(&CubeN::new(3), &s3)
-                .map_err(|e| format!("reduced cube: {e}"))?;
-            let cc = CubieCube::from_facelets(&s3).map_err(|e| format!("reduced cube: {e}"))?;
+            let reduced = |e| SolveError::Internal(format!("reduced cube: {e}"));
+            let (rotation, s3) =
+                tablegen::validate::orient_centres(&CubeN::new(3), &s3).map_err(reduced)?;
+            let cc = CubieCube::from_facelets(&s3).map_err(reduced)?;
             if !finals.iter().any(|f| f.3 == cc) {
                 finals.push((cand, m3, rotation, cc));
             }
@@ -719,7 +722,7 @@ impl Solver {
     /// Refuses a state that is not a real 4x4x4 (`validate` checks the
     /// wing orbit too: each wing once).
     fn check(&self, state: &[u8]) -> Result<(), SolveError> {
-        validate(&self.stages.cube, state).map_err(SolveError::Input)
+        Ok(validate(&self.stages.cube, state)?)
     }
 }
 

@@ -198,7 +198,7 @@ impl Link for P2<'_> {
         "phase 2"
     }
     fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<N2>>, SolveError> {
-        let node = self.s.node2(state).map_err(SolveError::Internal)?;
+        let node = self.s.node2(state)?;
         Ok(vec![Rooted {
             node,
             bound: self.h(&node),
@@ -222,8 +222,10 @@ impl Link for P2<'_> {
 
 impl Solver {
     /// Phase-2 node of a state whose U/D centres are staged.
-    pub(super) fn node2(&self, state: &[u8]) -> Result<N2, String> {
-        let piece = self.wings.read(state)?;
+    /// An internal error if the wings are not those of a real cube (the
+    /// input was checked).
+    pub(super) fn node2(&self, state: &[u8]) -> Result<N2, SolveError> {
+        let piece = self.wings.read(state).map_err(SolveError::internal)?;
         let mut pos = [0u8; 24];
         for (slot, &p) in piece.iter().enumerate() {
             pos[p as usize] = slot as u8;

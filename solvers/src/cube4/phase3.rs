@@ -5,6 +5,7 @@
 use super::{CentreStages, Solver};
 use crate::moves::whole_turn;
 use crate::search::{allowed, next_distance, Stage};
+use crate::SolveError;
 use tablegen::corners::read_corners;
 use tablegen::cube4::{odd, PairAllSpace};
 use tablegen::notation::{Face, Move};
@@ -28,7 +29,7 @@ pub(super) struct P3<'a> {
 
 impl Solver {
     /// Exact pairing distance of `sigma`: walk downhill in the mod-3 table.
-    pub(super) fn pairing_distance(&self, sigma: &[u8; 12]) -> Result<u8, String> {
+    pub(super) fn pairing_distance(&self, sigma: &[u8; 12]) -> Result<u8, SolveError> {
         let t = self.pair_tab.bytes();
         let path = crate::walk_downhill_mod3(
             *sigma,
@@ -38,7 +39,7 @@ impl Solver {
             |s| tablefmt::trit(t, PairAllSpace::rank(s) as usize),
             |s, i| self.pair.apply(s, i),
         )
-        .map_err(|e| format!("4x4x4-wings-pair: {e}"))?;
+        .map_err(|e| SolveError::Internal(format!("4x4x4-wings-pair: {e}")))?;
         Ok(path.len() as u8)
     }
 }
@@ -175,9 +176,11 @@ impl Stage for P3<'_> {
 impl Solver {
     /// Phase-3 root of a state after phase 2: per dedge, its wing in the high class
     /// and its wing in the low class give `sigma`.
-    pub(super) fn node3(&self, s: &[u8]) -> Result<N3, String> {
+    /// An internal error if phase 2 did not reach its goal.
+    pub(super) fn node3(&self, s: &[u8]) -> Result<N3, SolveError> {
+        let left = |what: &str| SolveError::Internal(format!("phase 2 left {what}"));
         let cube = &self.stages.cube;
-        let piece = self.wings.read(s)?;
+        let piece = self.wings.read(s).map_err(SolveError::internal)?;
         let mut hi = [u8::MAX; 12];
         let mut lo = [u8::MAX; 12];
         for (slot, &p) in piece.iter().enumerate() {
@@ -189,17 +192,17 @@ impl Solver {
             }
         }
         if hi.contains(&u8::MAX) || lo.contains(&u8::MAX) {
-            return Err("phase 2 left both wings of a dedge in one class".into());
+            return Err(left("both wings of a dedge in one class"));
         }
-        let (cp, _) = read_corners(cube, s, &[0, 1, 2, 3, 4, 5])?;
+        let (cp, _) = read_corners(cube, s, &[0, 1, 2, 3, 4, 5]).map_err(SolveError::internal)?;
         let st2 = &self.stages.stages[2];
-        let sigma = PairAllSpace::sigma(&hi, &lo).ok_or("phase 2 left an odd pairing")?;
+        let sigma = PairAllSpace::sigma(&hi, &lo).ok_or_else(|| left("an odd pairing"))?;
         let mask = st2.space.project(s, &st2.marked);
         let centres = *self
             .centres3
             .index
             .get(&mask)
-            .ok_or("phase 2 left centres the pairing group cannot solve")?;
+            .ok_or_else(|| left("centres the pairing group cannot solve"))?;
         Ok(N3 {
             centres,
             sigma,

@@ -43,15 +43,17 @@ pub struct Node {
 fn space_of(id: &str) -> Result<(FaceletMaskSpace, Vec<Move>, Option<usize>), TableError> {
     let bad = |msg: String| TableError::Build(id.into(), msg);
     match catalog::find(id).map(|d| d.space) {
-        Some(SpaceDef::Facelets { def, moves }) => {
-            Ok((projection::build(&def, &moves).map_err(bad)?, moves, None))
-        }
+        Some(SpaceDef::Facelets { def, moves }) => Ok((
+            projection::build(&def, &moves).map_err(|e| TableError::model(id, e))?,
+            moves,
+            None,
+        )),
         Some(SpaceDef::SparseFacelets {
             def,
             moves,
             max_depth,
         }) => Ok((
-            projection::build(&def, &moves).map_err(bad)?,
+            projection::build(&def, &moves).map_err(|e| TableError::model(id, e))?,
             moves,
             Some(max_depth as usize),
         )),

@@ -11,6 +11,7 @@
 
 use crate::search::{allowed, next_distance, Stage};
 use crate::tables::{TableError, Trits};
+use crate::SolveError;
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::cube5::{part4, Tredges};
@@ -52,7 +53,7 @@ impl Centres {
             Some(SpaceDef::Facelets { def, .. }) => def,
             _ => return Err(bad("not a facelet projection".into())),
         };
-        let space = projection::build(&def, moves).map_err(bad)?;
+        let space = projection::build(&def, moves).map_err(|e| TableError::model(id, e))?;
         let mut index = vec![u16::MAX; tablegen::bfs::Space::size(&space) as usize];
         let goal = space.goal_mask();
         index[space.rank(goal) as usize] = 0;
@@ -194,7 +195,7 @@ impl Last8 {
         Ok(Last8 {
             joint: JointCentres::new(&centres, moves.len()),
             centres,
-            space: Last8Space::new(&moves).map_err(bad)?,
+            space: Last8Space::new(&moves).map_err(|e| TableError::model(ID, e))?,
             tab: Trits::load_trits(ID, dir, quiet)?,
             tredges: Tredges::new(),
             moves,
@@ -225,35 +226,43 @@ impl Last8 {
 
     /// The node of a state whose E-slice tredges are paired and whose
     /// U/D-layer pieces are those of the other eight tredges; an error
-    /// otherwise.
-    pub fn node(&self, state: &[u8]) -> Result<N8, String> {
+    /// otherwise (an internal one: the stages before leave such a state).
+    pub fn node(&self, state: &[u8]) -> Result<N8, SolveError> {
         self.node_weighted(state, 0)
     }
 
     /// [`Last8::node`] with the bound weighted (see [`Last8::weighted`]).
-    pub fn node_weighted(&self, state: &[u8], weight: u8) -> Result<N8, String> {
-        let wings = self.tredges.wings.read(&part4(state))?;
-        let (midges, flip) = self.tredges.read_midges(state)?;
+    pub fn node_weighted(&self, state: &[u8], weight: u8) -> Result<N8, SolveError> {
+        let wings = self
+            .tredges
+            .wings
+            .read(&part4(state))
+            .map_err(SolveError::internal)?;
+        let (midges, flip) = self
+            .tredges
+            .read_midges(state)
+            .map_err(SolveError::internal)?;
         if flip.iter().any(|&f| f != 0) {
-            return Err("a midge is flipped".into());
+            return Err(SolveError::internal("a midge is flipped"));
         }
         if (0..24).any(|s| (s < 12) != (wings[s] < 12)) {
-            return Err("a wing is out of its class".into());
+            return Err(SolveError::internal("a wing is out of its class"));
         }
         for e in 0..12u8 {
             if !self.space.ud.contains(&e)
                 && (wings[e as usize] != midges[e as usize]
                     || wings[12 + e as usize] != 12 + midges[e as usize])
             {
-                return Err("an E-slice tredge is not paired".into());
+                return Err(SolveError::internal("an E-slice tredge is not paired"));
             }
         }
         let ud = self.space.ud;
         let hi = ud.map(|e| wings[e as usize]);
         let lo = ud.map(|e| wings[12 + e as usize] - 12);
         let mid = ud.map(|e| midges[e as usize]);
-        let hl = Last8Space::relative(&hi, &lo, &mid)
-            .ok_or("the U/D layers hold pieces of an E-slice tredge")?;
+        let hl = Last8Space::relative(&hi, &lo, &mid).ok_or_else(|| {
+            SolveError::internal("the U/D layers hold pieces of an E-slice tredge")
+        })?;
         let path = crate::walk_downhill_mod3(
             hl,
             self.moves.len(),
@@ -262,12 +271,12 @@ impl Last8 {
             |&s| self.residue(s),
             |&(h, l), i| self.space.step(h, l, i),
         )
-        .map_err(|e| format!("{ID}: {e}"))?;
+        .map_err(|e| SolveError::Internal(format!("{ID}: {e}")))?;
         let (Some(c0), Some(c1)) = (
             self.centres[0].of_state(state),
             self.centres[1].of_state(state),
         ) else {
-            return Err("the group cannot solve these centres".into());
+            return Err(SolveError::internal("the group cannot solve these centres"));
         };
         let centres = [c0, c1];
         let mut n = N8 {
@@ -278,7 +287,7 @@ impl Last8 {
         };
         n.h = Self::weighted(self.bound(&n), weight);
         if n.h == u8::MAX {
-            return Err("the group cannot solve these centres".into());
+            return Err(SolveError::internal("the group cannot solve these centres"));
         }
         Ok(n)
     }

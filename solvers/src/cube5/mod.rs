@@ -323,7 +323,7 @@ impl Solver {
         state: &[u8],
         opts: Options,
     ) -> Result<Vec<Reduced>, SolveError> {
-        validate(&self.cube, state).map_err(SolveError::Input)?;
+        validate(&self.cube, state)?;
         let (_, clock) = Self::clock(&opts);
         Ok(self
             .chains3(state, &opts, clock)?
@@ -343,7 +343,7 @@ impl Solver {
     /// as given. After it every centre shows its fixed centre's colour and
     /// every tredge is paired; the cube is a 3x3x3.
     pub fn reduce(&self, state: &[u8], opts: Options) -> Result<Vec<Move>, SolveError> {
-        validate(&self.cube, state).map_err(SolveError::Input)?;
+        validate(&self.cube, state)?;
         let (_, clock) = Self::clock(&opts);
         self.chains5(state, &opts, clock)?
             .into_iter()
@@ -362,7 +362,7 @@ impl Solver {
     /// of each stage-5 solution; the shortest whole wins. The cube ends
     /// solved with each face the colour of its fixed centre.
     pub fn solve(&self, state: &[u8], opts: Options) -> Result<Solution5, SolveError> {
-        validate(&self.cube, state).map_err(SolveError::Input)?;
+        validate(&self.cube, state)?;
         let (start, clock) = Self::clock(&opts);
         let last = self.chains5(state, &opts, clock)?;
         let mut best: Option<Solution5> = None;
@@ -453,7 +453,7 @@ impl<P: sides::Parts> Link for sides::TwoTables<P> {
         P::NAME
     }
     fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, SolveError> {
-        sides::TwoTables::roots(self, state).map_err(SolveError::Internal)
+        sides::TwoTables::roots(self, state)
     }
     /// The tredges of the root's set recoloured, then the moves.
     fn land(&self, cube: &CubeN, chain: &Chain, set: u16, path: &[Move], _: u8) -> (Vec<u8>, u16) {
@@ -487,7 +487,7 @@ pub trait WeightedStage: crate::search::Stage {
         state: &[u8],
         keep: usize,
         weight: u8,
-    ) -> Result<Vec<(Self::Node, usize)>, String>;
+    ) -> Result<Vec<(Self::Node, usize)>, SolveError>;
 }
 
 /// A stage with the number of roots it keeps per state and its bound's
@@ -523,8 +523,7 @@ impl<S: WeightedStage> Link for Weighted<'_, S> {
     fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, SolveError> {
         Ok(self
             .0
-            .roots_weighted(state, self.1, self.2)
-            .map_err(SolveError::Internal)?
+            .roots_weighted(state, self.1, self.2)?
             .into_iter()
             .map(|(node, bound)| Rooted {
                 node,
@@ -555,7 +554,7 @@ impl WeightedStage for EPair {
         state: &[u8],
         keep: usize,
         weight: u8,
-    ) -> Result<Vec<(Self::Node, usize)>, String> {
+    ) -> Result<Vec<(Self::Node, usize)>, SolveError> {
         Ok(EPair::roots_weighted(self, state, keep, weight)?
             .into_iter()
             .map(|n| (n, self.h(&n)))
@@ -583,7 +582,7 @@ impl WeightedStage for Last8 {
         state: &[u8],
         _keep: usize,
         weight: u8,
-    ) -> Result<Vec<(Self::Node, usize)>, String> {
+    ) -> Result<Vec<(Self::Node, usize)>, SolveError> {
         let n = self.node_weighted(state, weight)?;
         Ok(vec![(n, self.h(&n))])
     }

@@ -7,6 +7,7 @@
 
 use crate::search::{allowed, next_distance, Stage};
 use crate::tables::{nibble, Nibbles, TableError, Trits};
+use crate::SolveError;
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::cube4::pairing_moves;
@@ -73,17 +74,17 @@ impl EPair {
         }
         let last = last8_moves();
         Ok(EPair {
-            sides: SidesSpace::new(&moves, &last).map_err(|e| bad(IDS[3], e))?,
+            sides: SidesSpace::new(&moves, &last).map_err(|e| TableError::model(IDS[3], e))?,
             sides_tab: Nibbles::load(IDS[3], dir, quiet)?,
             spaces: [
-                ESliceSpace::new(true, &moves).map_err(|e| bad(IDS[0], e))?,
-                ESliceSpace::new(false, &moves).map_err(|e| bad(IDS[1], e))?,
+                ESliceSpace::new(true, &moves).map_err(|e| TableError::model(IDS[0], e))?,
+                ESliceSpace::new(false, &moves).map_err(|e| TableError::model(IDS[1], e))?,
             ],
             tabs: [
                 Nibbles::load(IDS[0], dir, quiet)?,
                 Nibbles::load(IDS[1], dir, quiet)?,
             ],
-            three: ETripleSpace::new(&moves).map_err(|e| bad(IDS[2], e))?,
+            three: ETripleSpace::new(&moves).map_err(|e| TableError::model(IDS[2], e))?,
             three_tab: Trits::load_trits(IDS[2], dir, quiet)?,
             tredges: Tredges::new(),
             moves,
@@ -126,7 +127,7 @@ impl EPair {
     }
 
     /// Exact distance of a three: a walk downhill in its mod-3 table.
-    fn three_distance(&self, rank: u64) -> Result<u8, String> {
+    fn three_distance(&self, rank: u64) -> Result<u8, SolveError> {
         let t = self.three_tab.bytes();
         let goals = self.three.goal_ranks();
         let path = crate::walk_downhill_mod3(
@@ -137,29 +138,42 @@ impl EPair {
             |s| tablefmt::trit(t, ETripleSpace::rank(s) as usize),
             |s, i| ETripleSpace::unrank(self.three.apply(s, i)),
         )
-        .map_err(|e| format!("{}: {e}", IDS[2]))?;
+        .map_err(|e| SolveError::Internal(format!("{}: {e}", IDS[2])))?;
         Ok(path.len() as u8)
     }
 
     /// The nodes of a 5x5x5 state that stage 3 left (fixed centres home),
     /// one per set of four tredges, best bound first, at most `keep`; or an
-    /// error naming what stage 3 did not do.
-    pub fn roots(&self, state: &[u8], keep: usize) -> Result<Vec<NE>, String> {
+    /// error naming what stage 3 did not do (an internal one).
+    pub fn roots(&self, state: &[u8], keep: usize) -> Result<Vec<NE>, SolveError> {
         self.roots_weighted(state, keep, 0)
     }
 
     /// [`EPair::roots`] with the bound weighted (see [`EPair::expand_weighted`]).
-    pub fn roots_weighted(&self, state: &[u8], keep: usize, weight: u8) -> Result<Vec<NE>, String> {
-        let wings = self.tredges.wings.read(&cube5::part4(state))?;
-        let (midges, flip) = self.tredges.read_midges(state)?;
+    pub fn roots_weighted(
+        &self,
+        state: &[u8],
+        keep: usize,
+        weight: u8,
+    ) -> Result<Vec<NE>, SolveError> {
+        let left = |what: &str| SolveError::Internal(format!("stage 3 left {what}"));
+        let wings = self
+            .tredges
+            .wings
+            .read(&cube5::part4(state))
+            .map_err(SolveError::internal)?;
+        let (midges, flip) = self
+            .tredges
+            .read_midges(state)
+            .map_err(SolveError::internal)?;
         if flip.iter().any(|&f| f != 0) {
-            return Err("stage 3 left a midge flipped".into());
+            return Err(left("a midge flipped"));
         }
         // Per tredge: its midge's slot, its high and low wings' slots.
         let mut at = [[0u8; 3]; 12];
         for (slot, &p) in wings.iter().enumerate() {
             if (slot < 12) != (p < 12) {
-                return Err("stage 3 left a wing out of its class".into());
+                return Err(left("a wing out of its class"));
             }
             at[p as usize % 12][1 + slot / 12] = (slot % 12) as u8;
         }
@@ -168,7 +182,7 @@ impl EPair {
         }
         let sides = self.sides.project(state);
         if self.sides_distance(sides) == u8::MAX {
-            return Err("stage 3 left centres the pairing group cannot solve".into());
+            return Err(left("centres the pairing group cannot solve"));
         }
         let mut out: Vec<NE> = fours()
             .into_iter()

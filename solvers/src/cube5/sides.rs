@@ -7,6 +7,7 @@
 
 use crate::search::{allowed, Rooted, Stage};
 use crate::tables::{nibble, MoveTable, Nibbles, TableError};
+use crate::SolveError;
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::cube5::{
@@ -22,15 +23,20 @@ pub trait Parts {
     type Node: Copy;
     /// The stage's name.
     const NAME: &'static str;
-    /// The node of a 5x5x5 state.
-    fn read(&self, tredges: &Tredges, state: &[u8]) -> Result<Self::Node, String>;
+    /// The node of a 5x5x5 state; an internal error if its pieces cannot be
+    /// read (the input was checked).
+    fn read(&self, tredges: &Tredges, state: &[u8]) -> Result<Self::Node, SolveError>;
     /// The node after move `i`.
     fn child(&self, n: &Self::Node, i: usize) -> Self::Node;
     /// The node's rank in each table, the cheaper lookup first.
     fn ranks(&self, n: &Self::Node) -> [usize; 2];
     /// Every node a state may start from, each with the set of tredges it
     /// takes as recoloured ([`Recolour`]); most stages have one, unrecoloured.
-    fn variants(&self, tredges: &Tredges, state: &[u8]) -> Result<Vec<(Self::Node, u16)>, String> {
+    fn variants(
+        &self,
+        tredges: &Tredges,
+        state: &[u8],
+    ) -> Result<Vec<(Self::Node, u16)>, SolveError> {
         Ok(vec![(self.read(tredges, state)?, 0)])
     }
     /// Recolours the tredges of `set` in a state (see [`Parts::variants`]).
@@ -121,7 +127,7 @@ impl<P: Parts> TwoTables<P> {
     }
 
     /// The node of a 5x5x5 state (fixed centres home).
-    pub fn node(&self, state: &[u8]) -> Result<Node<P::Node>, String> {
+    pub fn node(&self, state: &[u8]) -> Result<Node<P::Node>, SolveError> {
         let parts = self.parts.read(&self.tredges, state)?;
         let h = self.bound(&parts, usize::MAX).unwrap_or(u8::MAX as usize) as u8;
         Ok(Node { parts, h })
@@ -134,7 +140,7 @@ impl<P: Parts> TwoTables<P> {
 
     /// Every root of a state with its bound and its recoloured tredges
     /// ([`Parts::variants`]).
-    pub fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Node<P::Node>>>, String> {
+    pub fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Node<P::Node>>>, SolveError> {
         Ok(self
             .parts
             .variants(&self.tredges, state)?
@@ -233,11 +239,11 @@ impl Sides {
         let moves = catalog::lr_stage_moves();
         let t = match catalog::find(SIDES_IDS[0]).map(|d| d.space) {
             Some(SpaceDef::Facelets { def, .. }) => {
-                projection::build(&def, &moves).map_err(|e| bad(SIDES_IDS[0], e))?
+                projection::build(&def, &moves).map_err(|e| TableError::model(SIDES_IDS[0], e))?
             }
             _ => return Err(bad(SIDES_IDS[0], "not a facelet projection".into())),
         };
-        let x = LrParitySpace::new(&moves).map_err(|e| bad(SIDES_IDS[1], e))?;
+        let x = LrParitySpace::new(&moves).map_err(|e| TableError::model(SIDES_IDS[1], e))?;
         let table = |id: &str, s: &FaceletMaskSpace| {
             MoveTable::new(s, moves.len()).ok_or_else(|| bad(id, "too large a space".into()))
         };
@@ -256,8 +262,11 @@ impl Parts for SidesParts {
     type Node = (u16, u16, bool);
     const NAME: &'static str = "sides";
 
-    fn read(&self, tredges: &Tredges, state: &[u8]) -> Result<Self::Node, String> {
-        let wings = tredges.wings.read(&part4(state))?;
+    fn read(&self, tredges: &Tredges, state: &[u8]) -> Result<Self::Node, SolveError> {
+        let wings = tredges
+            .wings
+            .read(&part4(state))
+            .map_err(SolveError::internal)?;
         let rank = |s: &FaceletMaskSpace| s.rank(s.project(state, &RL)) as u16;
         Ok((rank(&self.t), rank(&self.x.x), tablegen::cube4::odd(&wings)))
     }
@@ -289,11 +298,10 @@ pub struct SplitParts {
 impl Split {
     /// Loads (or builds) the stage's tables.
     pub fn load(dir: &Path, quiet: bool) -> Result<Split, TableError> {
-        let bad = |id: &str, msg: String| TableError::Build(id.into(), msg);
         let moves = catalog::axis_moves();
         let parts = SplitParts {
-            fb: FbEoSpace::new(&moves).map_err(|e| bad(SPLIT_IDS[0], e))?,
-            split: WingsSplitSpace::new(&moves).map_err(|e| bad(SPLIT_IDS[1], e))?,
+            fb: FbEoSpace::new(&moves).map_err(|e| TableError::model(SPLIT_IDS[0], e))?,
+            split: WingsSplitSpace::new(&moves).map_err(|e| TableError::model(SPLIT_IDS[1], e))?,
             recolour: Recolour::new(),
             sets: {
                 let mut v: Vec<u16> = (0u16..1 << 12)
@@ -311,9 +319,12 @@ impl Parts for SplitParts {
     type Node = (u64, u64, u16, u32);
     const NAME: &'static str = "split";
 
-    fn read(&self, tredges: &Tredges, state: &[u8]) -> Result<Self::Node, String> {
-        let wings = tredges.wings.read(&part4(state))?;
-        let (_, flip) = tredges.read_midges(state)?;
+    fn read(&self, tredges: &Tredges, state: &[u8]) -> Result<Self::Node, SolveError> {
+        let wings = tredges
+            .wings
+            .read(&part4(state))
+            .map_err(SolveError::internal)?;
+        let (_, flip) = tredges.read_midges(state).map_err(SolveError::internal)?;
         Ok((
             self.fb.t.project(state, &F),
             self.fb.x.project(state, &F),
@@ -338,9 +349,16 @@ impl Parts for SplitParts {
         ]
     }
 
-    fn variants(&self, tredges: &Tredges, state: &[u8]) -> Result<Vec<(Self::Node, u16)>, String> {
-        let wings = tredges.wings.read(&part4(state))?;
-        let (piece, flip) = tredges.read_midges(state)?;
+    fn variants(
+        &self,
+        tredges: &Tredges,
+        state: &[u8],
+    ) -> Result<Vec<(Self::Node, u16)>, SolveError> {
+        let wings = tredges
+            .wings
+            .read(&part4(state))
+            .map_err(SolveError::internal)?;
+        let (piece, flip) = tredges.read_midges(state).map_err(SolveError::internal)?;
         let (t, x) = (self.fb.t.project(state, &F), self.fb.x.project(state, &F));
         let eo = MidgeEoSpace::mask(&flip);
         let mut out = Vec::with_capacity(self.sets.len());

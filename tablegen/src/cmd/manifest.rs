@@ -128,7 +128,7 @@ fn check(path: &Path, max_states: u64) -> anyhow::Result<()> {
             outln!("skip {} ({} states)", def.id, states)?;
             continue;
         }
-        let out = catalog::build(&def, &Progress::hidden()).map_err(anyhow::Error::msg)?;
+        let out = catalog::build(&def, &Progress::hidden())?;
         let bytes = encode(&def, &out)?;
         let got = tablefmt::Table::from_bytes(&bytes, &Default::default())?;
         // A sharded entry's bytes and SHA-256 are its shards'; its checksum

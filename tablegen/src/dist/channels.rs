@@ -73,7 +73,7 @@ pub(super) fn file_channel(
     worker: &mut Worker,
     path: &Path,
     size: u64,
-    error: &Rc<RefCell<Option<String>>>,
+    error: &Rc<RefCell<Option<DistError>>>,
 ) -> (InputHandleVec<u32, Piece>, ProbeHandle<u32>) {
     use std::io::{Seek, SeekFrom, Write};
     let (path, error) = (path.to_path_buf(), error.clone());
@@ -97,8 +97,9 @@ pub(super) fn file_channel(
                     f.write_all(&bytes)
                 })();
                 if let Err(e) = written {
-                    error.borrow_mut().get_or_insert_with(|| {
-                        format!("{}: {}", path.display(), tablefmt::io_reason(&e))
+                    error.borrow_mut().get_or_insert_with(|| DistError::Gather {
+                        path: path.clone(),
+                        reason: tablefmt::io_reason(&e),
                     });
                 }
             }

@@ -23,6 +23,19 @@ pub(super) fn layer_bits(table: &[u8], depth: u8) -> Vec<u8> {
     bits
 }
 
+/// The error of a checkpoint file or directory: `reason` after its path.
+pub(super) fn checkpoint_error(path: &Path, reason: impl std::fmt::Display) -> DistError {
+    DistError::Checkpoint {
+        path: path.to_path_buf(),
+        reason: reason.to_string(),
+    }
+}
+
+/// [`checkpoint_error`] of an OS error.
+pub(super) fn checkpoint_io(path: &Path, e: &std::io::Error) -> DistError {
+    checkpoint_error(path, tablefmt::io_reason(e))
+}
+
 /// The number of workers a checkpoint file name (`wI-of-P...`) is of.
 pub(super) fn peers_of(name: &str) -> Option<usize> {
     let rest = name.strip_prefix('w')?.split_once("-of-")?.1;
@@ -94,29 +107,26 @@ impl Checkpoint {
             .join(format!("{}-d{depth:03}.bits.zst", self.prefix))
     }
 
+    /// The error of a damaged file of this checkpoint.
+    fn damaged(&self, path: &Path, what: impl std::fmt::Display) -> DistError {
+        DistError::Damaged {
+            path: path.to_path_buf(),
+            dir: self.dir.clone(),
+            what: what.to_string(),
+        }
+    }
+
     /// The checkpoint of this worker: `None` if there is none of this table,
     /// this number of workers and this slice; an error naming the file if
     /// it is one of this build's but damaged.
-    pub(super) fn load(&self) -> Result<Option<Saved>, String> {
+    pub(super) fn load(&self) -> Result<Option<Saved>, DistError> {
         let path = self.meta_path();
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => {
-                return Err(format!(
-                    "checkpoint {}: {}",
-                    path.display(),
-                    tablefmt::io_reason(&e)
-                ))
-            }
+            Err(e) => return Err(checkpoint_io(&path, &e)),
         };
-        let damaged = |what: &str| {
-            format!(
-                "checkpoint {} is damaged ({what}); remove the directory {} to build afresh",
-                path.display(),
-                self.dir.display()
-            )
-        };
+        let damaged = |what: &str| self.damaged(&path, what);
         let v: serde_json::Value = serde_json::from_str(&text).map_err(|_| damaged("not JSON"))?;
         let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
         let list = |k: &str| -> Option<Vec<u64>> {
@@ -159,43 +169,41 @@ impl Checkpoint {
     /// Checks the layers `0..=upto` before a resume: each file whole (its
     /// checksum, its length) and holding as many states as the checkpoint
     /// says (`own`).
-    pub(super) fn verify(&self, upto: u8, own: &[u64]) -> Result<(), String> {
+    pub(super) fn verify(&self, upto: u8, own: &[u64]) -> Result<(), DistError> {
         let bytes = (self.hi - self.lo).div_ceil(8);
         for d in 0..=upto {
             let path = self.layer_path(d);
-            let damaged = |what: String| {
-                format!(
-                    "checkpoint {} is damaged ({what}); remove the directory {} to build afresh",
-                    path.display(),
-                    self.dir.display()
-                )
-            };
-            let (len, ones) = self.count_layer(d).map_err(damaged)?;
+            let (len, ones) = self
+                .count_layer(d)
+                .map_err(|e| self.damaged(&path, tablefmt::io_reason(&e)))?;
             if len != bytes {
-                return Err(damaged(format!(
-                    "{len} bytes of bitmap, the slice has {bytes}"
-                )));
+                return Err(self.damaged(
+                    &path,
+                    format!("{len} bytes of bitmap, the slice has {bytes}"),
+                ));
             }
             if ones != own[d as usize] {
-                return Err(damaged(format!(
-                    "{ones} states, its index {} says {}",
-                    self.meta_path().display(),
-                    own[d as usize]
-                )));
+                return Err(self.damaged(
+                    &path,
+                    format!(
+                        "{ones} states, its index {} says {}",
+                        self.meta_path().display(),
+                        own[d as usize]
+                    ),
+                ));
             }
         }
         Ok(())
     }
 
     /// The bytes of the layer `depth`'s bitmap and the states it holds.
-    pub(super) fn count_layer(&self, depth: u8) -> Result<(u64, u64), String> {
-        let f = std::fs::File::open(self.layer_path(depth))
-            .map_err(|e| tablefmt::io_reason(&e).to_string())?;
-        let mut dec = zstd::Decoder::new(f).map_err(|e| e.to_string())?;
+    pub(super) fn count_layer(&self, depth: u8) -> std::io::Result<(u64, u64)> {
+        let f = std::fs::File::open(self.layer_path(depth))?;
+        let mut dec = zstd::Decoder::new(f)?;
         let mut buf = vec![0u8; 1 << 20];
         let (mut len, mut ones) = (0u64, 0u64);
         loop {
-            let n = std::io::Read::read(&mut dec, &mut buf).map_err(|e| e.to_string())?;
+            let n = std::io::Read::read(&mut dec, &mut buf)?;
             if n == 0 {
                 return Ok((len, ones));
             }
@@ -208,17 +216,14 @@ impl Checkpoint {
     }
 
     /// Rebuilds the slice from the layers `0..=upto`.
-    pub(super) fn restore(&self, table: &mut [u8], upto: u8) -> Result<(), String> {
+    pub(super) fn restore(&self, table: &mut [u8], upto: u8) -> Result<(), DistError> {
         table.fill(UNREACHED);
         for d in 0..=upto {
             let path = self.layer_path(d);
-            let bytes = std::fs::read(&path).map_err(|e| {
-                format!("checkpoint {}: {}", path.display(), tablefmt::io_reason(&e))
-            })?;
-            let bits = zstd::decode_all(&bytes[..])
-                .map_err(|e| format!("checkpoint {}: {e}", path.display()))?;
+            let bytes = std::fs::read(&path).map_err(|e| checkpoint_io(&path, &e))?;
+            let bits = zstd::decode_all(&bytes[..]).map_err(|e| checkpoint_error(&path, e))?;
             if bits.len() != table.len().div_ceil(8) {
-                return Err(format!("checkpoint {}: wrong length", path.display()));
+                return Err(checkpoint_error(&path, "wrong length"));
             }
             for (i, cell) in table.iter_mut().enumerate() {
                 if bits[i / 8] >> (i % 8) & 1 == 1 {
@@ -230,19 +235,17 @@ impl Checkpoint {
     }
 
     /// Saves the layer `depth` of the slice and the figures up to it.
-    pub(super) fn save(&self, table: &[u8], depth: u8, figures: &Figures) -> Result<(), String> {
-        let io = |p: &Path, e: &dyn std::fmt::Display| format!("checkpoint {}: {e}", p.display());
-        std::fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, &tablefmt::io_reason(&e)))?;
+    pub(super) fn save(&self, table: &[u8], depth: u8, figures: &Figures) -> Result<(), DistError> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| checkpoint_io(&self.dir, &e))?;
         let bits = layer_bits(table, depth);
-        let packed = zstd_checked(&bits).map_err(|e| io(&self.dir, &e))?;
+        let packed = zstd_checked(&bits).map_err(|e| checkpoint_error(&self.dir, e))?;
         let path = self.layer_path(depth);
-        tablefmt::write_atomic(&path, &packed).map_err(|e| io(&path, &e))?;
+        tablefmt::write_atomic(&path, &packed).map_err(|e| checkpoint_error(&path, e))?;
         self.save_meta(depth, figures)
     }
 
     /// Saves the figures up to the layer `depth`, whose bitmap is saved.
-    pub(super) fn save_meta(&self, depth: u8, figures: &Figures) -> Result<(), String> {
-        let io = |p: &Path, e: &dyn std::fmt::Display| format!("checkpoint {}: {e}", p.display());
+    pub(super) fn save_meta(&self, depth: u8, figures: &Figures) -> Result<(), DistError> {
         let meta = serde_json::json!({
             "key": format!("{:016x}", self.key),
             "peers": self.peers,
@@ -254,23 +257,18 @@ impl Checkpoint {
             "own": figures.own,
         });
         let path = self.meta_path();
-        tablefmt::write_atomic(&path, meta.to_string().as_bytes()).map_err(|e| io(&path, &e))
+        tablefmt::write_atomic(&path, meta.to_string().as_bytes())
+            .map_err(|e| checkpoint_error(&path, e))
     }
 
     /// Removes this worker's files, and those of builds with another number
     /// of workers (the workers of this build each remove their own); at the
     /// end of the build (`last`), the directory too once it is empty.
-    pub(super) fn clear(&self, last: bool) -> Result<(), String> {
+    pub(super) fn clear(&self, last: bool) -> Result<(), DistError> {
         let entries = match std::fs::read_dir(&self.dir) {
             Ok(e) => e,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => {
-                return Err(format!(
-                    "checkpoint {}: {}",
-                    self.dir.display(),
-                    tablefmt::io_reason(&e)
-                ))
-            }
+            Err(e) => return Err(checkpoint_io(&self.dir, &e)),
         };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();

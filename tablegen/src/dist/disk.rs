@@ -14,7 +14,7 @@
 //! bitmap is written anew as it is read, and replaces the old one. No file is read or
 //! written anywhere but in order.
 
-use super::Checkpoint;
+use super::{Checkpoint, DistError};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -25,11 +25,14 @@ pub(super) const CHUNK_BYTES: usize = 1 << 16;
 /// Buffer of each run being read back.
 const RUN_BUFFER: usize = 1 << 15;
 
-fn io(path: &Path, e: impl std::fmt::Display) -> String {
-    format!("out-of-core file {}: {e}", path.display())
+fn io(path: &Path, reason: impl std::fmt::Display) -> DistError {
+    DistError::OutOfCore {
+        path: path.to_path_buf(),
+        reason: reason.to_string(),
+    }
 }
 
-fn io_err(path: &Path, e: &std::io::Error) -> String {
+fn io_err(path: &Path, e: &std::io::Error) -> DistError {
     io(path, tablefmt::io_reason(e))
 }
 
@@ -46,7 +49,7 @@ pub(super) struct DiskSlice {
     cap: usize,
     runs: Vec<PathBuf>,
     /// The first error of the receiving side (it runs inside timely).
-    error: Option<String>,
+    error: Option<DistError>,
 }
 
 impl DiskSlice {
@@ -112,7 +115,7 @@ impl DiskSlice {
     }
 
     /// Starts the build: layer 0 holds `goals` (ranks of this slice).
-    pub(super) fn start(&mut self, goals: &[u64]) -> Result<(), String> {
+    pub(super) fn start(&mut self, goals: &[u64]) -> Result<(), DistError> {
         std::fs::create_dir_all(&self.ck.dir).map_err(|e| io_err(&self.ck.dir, &e))?;
         let mut layer = LayerWriter::create(&self.ck.layer_path(0))?;
         let mut visited = LayerWriter::create(&self.visited_path(0))?;
@@ -139,7 +142,7 @@ impl DiskSlice {
     /// Resumes from the layers `0..=upto` on disk: the reached-states bitmap
     /// of that depth is kept if it was written whole, else made again from
     /// the layers.
-    pub(super) fn restore(&mut self, upto: u8) -> Result<(), String> {
+    pub(super) fn restore(&mut self, upto: u8) -> Result<(), DistError> {
         self.remove_old_runs();
         self.remove_other_visited(upto);
         if self.visited_path(upto).exists() {
@@ -171,7 +174,7 @@ impl DiskSlice {
     }
 
     /// Reads the layer `depth` of the slice, a chunk at a time.
-    pub(super) fn layer(&self, depth: u8) -> Result<LayerReader, String> {
+    pub(super) fn layer(&self, depth: u8) -> Result<LayerReader, DistError> {
         LayerReader::open(&self.ck.layer_path(depth), self.bytes)
     }
 
@@ -193,7 +196,7 @@ impl DiskSlice {
     }
 
     /// Writes the received ranks out as a sorted run.
-    fn spill(&mut self) -> Result<(), String> {
+    fn spill(&mut self) -> Result<(), DistError> {
         self.sort_inbox();
         let path = self.run_path(self.runs.len());
         let mut w = BufWriter::new(File::create(&path).map_err(|e| io_err(&path, &e))?);
@@ -212,7 +215,7 @@ impl DiskSlice {
 
     /// Ends a layer: the ranks received, less those reached before, are the
     /// layer `next`, written to disk. Returns how many there are.
-    pub(super) fn merge(&mut self, next: u8) -> Result<u64, String> {
+    pub(super) fn merge(&mut self, next: u8) -> Result<u64, DistError> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
@@ -271,7 +274,7 @@ impl DiskSlice {
 
     /// The slice's depths, a chunk of ranks at a time (`UNREACHED` where no
     /// layer up to `last` holds the rank), read from the layers.
-    pub(super) fn depths(&self, last: u8) -> Result<DepthReader, String> {
+    pub(super) fn depths(&self, last: u8) -> Result<DepthReader, DistError> {
         let layers = (0..=last)
             .map(|d| self.layer(d))
             .collect::<Result<Vec<_>, _>>()?;
@@ -292,7 +295,7 @@ pub(super) struct DepthReader {
 
 impl DepthReader {
     /// The next chunk: its first rank and one depth byte per rank.
-    pub(super) fn next_piece(&mut self) -> Result<Option<(u64, Vec<u8>)>, String> {
+    pub(super) fn next_piece(&mut self) -> Result<Option<(u64, Vec<u8>)>, DistError> {
         let mut out: Vec<u8> = Vec::new();
         let mut first = 0;
         for (d, l) in self.layers.iter_mut().enumerate() {
@@ -325,7 +328,7 @@ struct LayerWriter {
 }
 
 impl LayerWriter {
-    fn create(path: &Path) -> Result<LayerWriter, String> {
+    fn create(path: &Path) -> Result<LayerWriter, DistError> {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("layer");
         let tmp = path.with_file_name(format!(".{name}.tmp"));
         let f = File::create(&tmp).map_err(|e| io_err(&tmp, &e))?;
@@ -339,11 +342,11 @@ impl LayerWriter {
         })
     }
 
-    fn write(&mut self, bits: &[u8]) -> Result<(), String> {
+    fn write(&mut self, bits: &[u8]) -> Result<(), DistError> {
         self.enc.write_all(bits).map_err(|e| io_err(&self.tmp, &e))
     }
 
-    fn finish(self) -> Result<(), String> {
+    fn finish(self) -> Result<(), DistError> {
         let w = self.enc.finish().map_err(|e| io_err(&self.tmp, &e))?;
         let f = w.into_inner().map_err(|e| io_err(&self.tmp, e.error()))?;
         f.sync_all().map_err(|e| io_err(&self.tmp, &e))?;
@@ -361,7 +364,7 @@ pub(super) struct LayerReader {
 }
 
 impl LayerReader {
-    fn open(path: &Path, bytes: u64) -> Result<LayerReader, String> {
+    fn open(path: &Path, bytes: u64) -> Result<LayerReader, DistError> {
         let f = File::open(path).map_err(|e| io_err(path, &e))?;
         let dec = zstd::Decoder::new(f).map_err(|e| io_err(path, &e))?;
         Ok(LayerReader {
@@ -374,14 +377,14 @@ impl LayerReader {
     }
 
     /// The next chunk of the bitmap and the offset of its first byte.
-    pub(super) fn next_chunk(&mut self) -> Result<Option<(u64, &[u8])>, String> {
+    pub(super) fn next_chunk(&mut self) -> Result<Option<(u64, &[u8])>, DistError> {
         if self.at >= self.bytes {
             return Ok(None);
         }
         let n = (CHUNK_BYTES as u64).min(self.bytes - self.at) as usize;
         self.dec
             .read_exact(&mut self.buf[..n])
-            .map_err(|e| io(&self.path, format!("{} (checkpoint too short?)", e)))?;
+            .map_err(|e| io(&self.path, format_args!("{e} (checkpoint too short?)")))?;
         let at = self.at;
         self.at += n as u64;
         Ok(Some((at, &self.buf[..n])))
@@ -398,7 +401,7 @@ struct RunReader {
 }
 
 impl RunReader {
-    fn open(path: &Path, lo: u64) -> Result<RunReader, String> {
+    fn open(path: &Path, lo: u64) -> Result<RunReader, DistError> {
         let f = File::open(path).map_err(|e| io_err(path, &e))?;
         Ok(RunReader {
             path: path.to_path_buf(),
@@ -409,7 +412,7 @@ impl RunReader {
     }
 
     /// The next rank if it is below `end`.
-    fn next_below(&mut self, end: u64) -> Result<Option<u64>, String> {
+    fn next_below(&mut self, end: u64) -> Result<Option<u64>, DistError> {
         if self.peeked.is_none() {
             self.peeked = match get_varint(&mut self.r).map_err(|e| io_err(&self.path, &e))? {
                 Some(d) => {

@@ -9,6 +9,7 @@
 //! index and the number of processes). Past the deadline the build stops
 //! with one line naming the processes that never came.
 
+use super::DistError;
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
@@ -33,76 +34,86 @@ fn greeting(index: usize, processes: usize) -> [u8; 24] {
     g
 }
 
+/// Why a peer was not met: its message follows the peer's address.
+#[derive(Debug, thiserror::Error)]
+enum PeerError {
+    /// The connection failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// The peer sent no greeting in time.
+    #[error("said nothing")]
+    Silent,
+    /// The peer's greeting is not one of a build process.
+    #[error("is not a tablegen build process")]
+    NotABuild,
+    /// The peer is a process of a build of another size.
+    #[error("is a build of {theirs} processes, this one has {ours}")]
+    OtherBuild { theirs: usize, ours: usize },
+    /// The peer's host name has no address.
+    #[error("no address")]
+    NoAddress,
+    /// The peer answered with another index than the one it was reached as.
+    #[error("answered as process {0}")]
+    OtherIndex(usize),
+}
+
 /// Reads a greeting from `s` by `deadline`; returns the sender's index.
-fn read_greeting(s: &mut TcpStream, processes: usize, deadline: Instant) -> Result<usize, String> {
+fn read_greeting(
+    s: &mut TcpStream,
+    processes: usize,
+    deadline: Instant,
+) -> Result<usize, PeerError> {
     let left = deadline.saturating_duration_since(Instant::now());
-    s.set_read_timeout(Some(left.max(Duration::from_millis(1))))
-        .map_err(|e| e.to_string())?;
+    s.set_read_timeout(Some(left.max(Duration::from_millis(1))))?;
     let mut g = [0u8; 24];
     s.read_exact(&mut g).map_err(|e| match e.kind() {
-        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => "said nothing".to_string(),
-        _ => e.to_string(),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => PeerError::Silent,
+        _ => PeerError::Io(e),
     })?;
     if &g[..8] != MAGIC {
-        return Err("is not a tablegen build process".into());
+        return Err(PeerError::NotABuild);
     }
     let word = |r: std::ops::Range<usize>| {
         u64::from_le_bytes(g[r].try_into().unwrap_or_default()) as usize
     };
     let (index, n) = (word(8..16), word(16..24));
     if n != processes {
-        return Err(format!(
-            "is a build of {n} processes, this one has {processes}"
-        ));
+        return Err(PeerError::OtherBuild {
+            theirs: n,
+            ours: processes,
+        });
     }
     Ok(index)
 }
 
 /// Meets every other process of the build by `timeout`. `hosts` are the
 /// processes' `host:port` in index order; `me` is this process's index.
-pub fn meet(hosts: &[String], me: usize, timeout: Duration) -> Result<(), String> {
+pub fn meet(hosts: &[String], me: usize, timeout: Duration) -> Result<(), DistError> {
     let processes = hosts.len();
     if processes < 2 {
         return Ok(());
     }
     let deadline = Instant::now() + timeout;
-    let below = std::thread::scope(|scope| {
+    let missing = std::thread::scope(|scope| {
         let above = scope.spawn(|| accept_above(hosts, me, deadline));
-        let below = connect_below(hosts, me, deadline);
-        let above = above
-            .join()
-            .unwrap_or_else(|_| Err("the meeting's listener stopped".into()));
-        match (below, above) {
-            (Ok(mut missing), Ok(more)) => {
-                missing.extend(more);
-                Ok(missing)
-            }
-            (Err(e), _) | (_, Err(e)) => Err(e),
-        }
+        let mut missing = connect_below(hosts, me, deadline);
+        let above = above.join().unwrap_or(Err(DistError::ListenerStopped))?;
+        missing.extend(above);
+        Ok::<_, DistError>(missing)
     })?;
-    if below.is_empty() {
+    if missing.is_empty() {
         return Ok(());
     }
-    let (names, what): (Vec<String>, Vec<&str>) = below
-        .iter()
-        .map(|(i, why)| (i.to_string(), why.as_str()))
-        .unzip();
-    let plural = if names.len() > 1 { "es" } else { "" };
-    Err(format!(
-        "process{plural} {} of {processes} did not join within {} s ({}); start every process with the same --processes and its own --process, or give them longer with --meet-timeout",
-        names.join(", "),
-        timeout.as_secs_f64(),
-        what.join("; ")
-    ))
+    Err(DistError::NotJoined {
+        missing,
+        processes,
+        timeout,
+    })
 }
 
 /// Connects to every process below `me`, retrying until `deadline`.
 /// Returns the processes not met, each with what went wrong last.
-fn connect_below(
-    hosts: &[String],
-    me: usize,
-    deadline: Instant,
-) -> Result<Vec<(usize, String)>, String> {
+fn connect_below(hosts: &[String], me: usize, deadline: Instant) -> Vec<(usize, String)> {
     let mut missing = Vec::new();
     for (i, host) in hosts.iter().enumerate().take(me) {
         let mut last = String::from("no answer");
@@ -120,7 +131,7 @@ fn connect_below(
             missing.push((i, last));
         }
     }
-    Ok(missing)
+    missing
 }
 
 /// One try to greet process `i` at `host`.
@@ -130,22 +141,16 @@ fn try_connect(
     me: usize,
     processes: usize,
     deadline: Instant,
-) -> Result<(), String> {
+) -> Result<(), PeerError> {
     let left = deadline.saturating_duration_since(Instant::now());
-    let addr = host
-        .to_socket_addrs()
-        .map_err(|e| e.to_string())?
-        .next()
-        .ok_or("no address")?;
-    let mut s = TcpStream::connect_timeout(&addr, left.clamp(Duration::from_millis(1), RETRY * 10))
-        .map_err(|e| e.to_string())?;
-    s.set_write_timeout(Some(left.max(Duration::from_millis(1))))
-        .map_err(|e| e.to_string())?;
-    s.write_all(&greeting(me, processes))
-        .map_err(|e| e.to_string())?;
+    let addr = host.to_socket_addrs()?.next().ok_or(PeerError::NoAddress)?;
+    let mut s =
+        TcpStream::connect_timeout(&addr, left.clamp(Duration::from_millis(1), RETRY * 10))?;
+    s.set_write_timeout(Some(left.max(Duration::from_millis(1))))?;
+    s.write_all(&greeting(me, processes))?;
     match read_greeting(&mut s, processes, deadline)? {
         j if j == i => Ok(()),
-        j => Err(format!("answered as process {j}")),
+        j => Err(PeerError::OtherIndex(j)),
     }
 }
 
@@ -155,17 +160,18 @@ fn accept_above(
     hosts: &[String],
     me: usize,
     deadline: Instant,
-) -> Result<Vec<(usize, String)>, String> {
+) -> Result<Vec<(usize, String)>, DistError> {
     let processes = hosts.len();
     let mut waiting: BTreeSet<usize> = (me + 1..processes).collect();
     if waiting.is_empty() {
         return Ok(Vec::new());
     }
-    let listener = TcpListener::bind(hosts[me].as_str())
-        .map_err(|e| format!("cannot listen on {}: {e}", hosts[me]))?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| format!("cannot listen on {}: {e}", hosts[me]))?;
+    let cannot_listen = |e: std::io::Error| DistError::Listen {
+        host: hosts[me].clone(),
+        reason: e.to_string(),
+    };
+    let listener = TcpListener::bind(hosts[me].as_str()).map_err(cannot_listen)?;
+    listener.set_nonblocking(true).map_err(cannot_listen)?;
     let mut why = String::from("never connected");
     while !waiting.is_empty() && Instant::now() < deadline {
         match listener.accept() {
@@ -174,7 +180,7 @@ fn accept_above(
                 // the listener is.
                 let greeted = s
                     .set_nonblocking(false)
-                    .map_err(|e| e.to_string())
+                    .map_err(PeerError::Io)
                     .and_then(|()| read_greeting(&mut s, processes, deadline));
                 match greeted {
                     Ok(j) if waiting.contains(&j) => {
@@ -190,7 +196,12 @@ fn accept_above(
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                 std::thread::sleep(Duration::from_millis(20));
             }
-            Err(e) => return Err(format!("cannot accept on {}: {e}", hosts[me])),
+            Err(e) => {
+                return Err(DistError::Accept {
+                    host: hosts[me].clone(),
+                    reason: e.to_string(),
+                })
+            }
         }
     }
     Ok(waiting.into_iter().map(|j| (j, why.clone())).collect())
@@ -230,10 +241,19 @@ mod tests {
         let hosts = free_ports(3);
         let t = Instant::now();
         let e = meet(&hosts, 0, Duration::from_millis(500)).unwrap_err();
-        assert!(e.starts_with("processes 1, 2 of 3 did not join"), "{e}");
+        assert!(matches!(e, DistError::NotJoined { .. }), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("processes 1, 2 of 3 did not join"),
+            "{e}"
+        );
         assert!(t.elapsed() < Duration::from_secs(10));
         let e = meet(&hosts, 2, Duration::from_millis(500)).unwrap_err();
-        assert!(e.starts_with("processes 0, 1 of 3 did not join"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("processes 0, 1 of 3 did not join"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -246,7 +266,9 @@ mod tests {
             std::thread::sleep(Duration::from_secs(2));
             drop(held);
         });
-        let e = meet(&hosts, 1, Duration::from_millis(800)).unwrap_err();
+        let e = meet(&hosts, 1, Duration::from_millis(800))
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("process 0 of 2 did not join"), "{e}");
         keep.join().unwrap();
     }

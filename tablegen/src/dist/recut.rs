@@ -15,12 +15,7 @@
 //! anew: a cluster whose processes keep their files on their own disks
 //! starts over, as before.
 
-use super::{peers_of, Checkpoint, Figures};
-
-/// An error line about a checkpoint file or directory.
-fn io(p: &Path, e: &dyn std::fmt::Display) -> String {
-    format!("checkpoint {}: {e}", p.display())
-}
+use super::{checkpoint_error, checkpoint_io, peers_of, Checkpoint, DistError, Figures};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
@@ -41,15 +36,13 @@ pub(super) fn recut(
     key: u64,
     size: u64,
     peers: usize,
-) -> Result<Option<(usize, u8)>, String> {
+) -> Result<Option<(usize, u8)>, DistError> {
     let handle = match std::fs::File::open(dir) {
         Ok(h) => h,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io(dir, &tablefmt::io_reason(&e))),
+        Err(e) => return Err(checkpoint_io(dir, &e)),
     };
-    handle
-        .lock()
-        .map_err(|e| io(dir, &tablefmt::io_reason(&e)))?;
+    handle.lock().map_err(|e| checkpoint_io(dir, &e))?;
     let result = recut_locked(dir, key, size, peers);
     let _ = handle.unlock();
     result
@@ -60,14 +53,14 @@ fn recut_locked(
     key: u64,
     size: u64,
     peers: usize,
-) -> Result<Option<(usize, u8)>, String> {
+) -> Result<Option<(usize, u8)>, DistError> {
     if complete(dir, key, size, peers).is_some() {
         return Ok(None);
     }
     // The worker counts of the checkpoints in the directory; the one that
     // reached furthest is taken.
     let mut counts: Vec<usize> = std::fs::read_dir(dir)
-        .map_err(|e| io(dir, &tablefmt::io_reason(&e)))?
+        .map_err(|e| checkpoint_io(dir, &e))?
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
@@ -92,8 +85,8 @@ fn recut_locked(
         // The new slice's own states, counted from the layers just cut.
         let own = (0..=old.depth)
             .map(|d| ck.count_layer(d).map(|(_, ones)| ones))
-            .collect::<Result<Vec<u64>, String>>()
-            .map_err(|e| io(&ck.layer_path(0), &e))?;
+            .collect::<std::io::Result<Vec<u64>>>()
+            .map_err(|e| checkpoint_io(&ck.layer_path(0), &e))?;
         ck.save_meta(
             old.depth,
             &Figures {
@@ -105,7 +98,7 @@ fn recut_locked(
     // The old files: layers, figures, and out of core the reached-states
     // bitmaps and runs (which a resume makes again from the layers).
     for e in std::fs::read_dir(dir)
-        .map_err(|e| io(dir, &tablefmt::io_reason(&e)))?
+        .map_err(|e| checkpoint_io(dir, &e))?
         .flatten()
     {
         let name = e.file_name().to_string_lossy().into_owned();
@@ -148,14 +141,14 @@ fn cut_layer(
     from: usize,
     to: usize,
     depth: u8,
-) -> Result<(), String> {
+) -> Result<(), DistError> {
     // The old slices' bitmaps, one after the other, as one reader.
     let mut stream: Box<dyn Read> = Box::new(std::io::empty());
     for i in 0..from {
         let path = Checkpoint::new(dir, key, i, from, size).layer_path(depth);
-        let file = std::fs::File::open(&path).map_err(|e| io(&path, &tablefmt::io_reason(&e)))?;
+        let file = std::fs::File::open(&path).map_err(|e| checkpoint_io(&path, &e))?;
         let dec = zstd::Decoder::with_buffer(BufReader::with_capacity(1 << 16, file))
-            .map_err(|e| io(&path, &e))?;
+            .map_err(|e| checkpoint_error(&path, e))?;
         stream = Box::new(stream.chain(Checked { inner: dec, path }));
     }
     for j in 0..to {
@@ -164,7 +157,9 @@ fn cut_layer(
         let path = ck.layer_path(depth);
         let staged = tablefmt::StagedFile::create(&path, |f| {
             let fail = |e: &dyn std::fmt::Display| {
-                tablefmt::FormatError::from(tablefmt::ErrorKind::Invalid(io(&path, e)))
+                tablefmt::FormatError::from(tablefmt::ErrorKind::Invalid(
+                    checkpoint_error(&path, e).to_string(),
+                ))
             };
             let mut enc = zstd::Encoder::new(BufWriter::with_capacity(1 << 16, f), 1)
                 .map_err(|e| fail(&e))?;
@@ -178,17 +173,19 @@ fn cut_layer(
                 .and_then(|mut w| w.flush())
                 .map_err(|e| fail(&e))
         })
-        .map_err(|e| e.to_string())?;
-        staged.commit().map_err(|e| e.to_string())?;
+        .map_err(|e| DistError::Recut(e.to_string()))?;
+        staged
+            .commit()
+            .map_err(|e| DistError::Recut(e.to_string()))?;
     }
     let mut rest = [0u8; 1];
     match stream.read(&mut rest) {
         Ok(0) => Ok(()),
-        Ok(_) => Err(format!(
-            "checkpoint {}: the old layer {depth} is longer than the table",
-            dir.display()
+        Ok(_) => Err(checkpoint_error(
+            dir,
+            format_args!("the old layer {depth} is longer than the table"),
         )),
-        Err(e) => Err(format!("checkpoint {}: {e}", dir.display())),
+        Err(e) => Err(checkpoint_error(dir, e)),
     }
 }
 
