@@ -1,0 +1,395 @@
+//! Stage 2 of the tredge pairing: the last eight tredges in the group that
+//! keeps the four E-slice tredges paired ([`Last8Space`]; see the module
+//! documentation of [`super`]).
+
+use crate::bfs::Space;
+use crate::cube5::Tredges;
+use crate::notation::Move;
+use crate::perm::{is_odd, perm_rank, perm_unrank};
+use crate::ModelError;
+
+/// 8!: permutations of eight.
+pub const PERMS8: usize = 40_320;
+/// States of [`Last8Space`]: 8!·8!/2 pairs up to its 8 symmetries
+/// ([`Last8Space::burnside`]; checked in the tests).
+pub const LAST8_STATES: u64 = 101_652_608;
+/// Ranks of one permutation of eight of a given parity.
+pub const HALF8: u64 = 20_160;
+
+/// Stage 2 of the pairing (see the module documentation): its move tables,
+/// symmetries and ranks. A state is `(h, l)`: the ranks ([`perm_rank`]) of
+/// the high and the low wings' permutations relative to the midges (local
+/// slot of a wing -> local slot of its tredge's midge), of equal parity.
+#[derive(Clone, Debug)]
+pub struct Last8Space {
+    /// The U/D-layer dedge numbers, in local order 0..8.
+    pub ud: [u8; 8],
+    /// Per move, the images of the local slots: high wings, low wings, midges.
+    pub slot_moves: Vec<[[u8; 8]; 3]>,
+    /// Per high rank and move, the rank after it.
+    pub hmove: Vec<u16>,
+    /// Per low rank and move, the rank after it.
+    pub lmove: Vec<u16>,
+    /// The symmetries: permutations `p` of the local slots with
+    /// `p·M·p⁻¹` a move for every move `M` (on all three piece kinds).
+    pub syms: Vec<[u8; 8]>,
+    /// `conj[s * 8! + r]`: rank of `p_s·x·p_s⁻¹` where `r` ranks `x`.
+    conj: Vec<u16>,
+    /// Per high rank: its class and a symmetry that takes it to the class's
+    /// representative (`class * 16 + sym`).
+    raw2sym: Vec<u32>,
+    /// Per class: its representative's rank.
+    pub reps: Vec<u16>,
+    /// Per class: the symmetries that fix its representative (bit set).
+    stab: Vec<u16>,
+    /// Per class: its first rank (and the total at the end).
+    offsets: Vec<u64>,
+    /// Per class: the index in `kinds` of its least low ranks, or
+    /// `u16::MAX` when only the identity fixes its representative (then
+    /// every low rank of its parity is least, ranked `l >> 1`).
+    kind: Vec<u16>,
+    /// Per stabiliser and parity met: the least low ranks in order, and each
+    /// one's index in that list by `l >> 1` (`u16::MAX` for the others).
+    kinds: Vec<(Vec<u16>, Vec<u16>)>,
+    odd: Vec<bool>,
+    nmoves: usize,
+}
+
+impl Last8Space {
+    /// The space under `moves` (which must keep the U/D-layer pieces in
+    /// their layers, the wing classes and the midges' orientation).
+    pub fn new(moves: &[Move]) -> Result<Last8Space, ModelError> {
+        let t = Tredges::new();
+        let mut ud = [0u8; 8];
+        let mut local = [u8::MAX; 12];
+        let mut k = 0;
+        for e in 0..12u8 {
+            if t.edge_of_dedge[e as usize] < 8 {
+                ud[k] = e;
+                local[e as usize] = k as u8;
+                k += 1;
+            }
+        }
+        let restrict = |to: &[u8], m: Move, piece: &'static str| -> Result<[u8; 8], ModelError> {
+            let mut out = [0u8; 8];
+            for (x, &e) in ud.iter().enumerate() {
+                let y = local[to[e as usize] as usize];
+                if y == u8::MAX {
+                    return Err(ModelError::IntoESlice { mv: m, piece });
+                }
+                out[x] = y;
+            }
+            Ok(out)
+        };
+        let mut slot_moves = Vec::new();
+        for &m in moves {
+            let [hi, lo, to] = t.class_move(m)?;
+            slot_moves.push([
+                restrict(&hi, m, "wing")?,
+                restrict(&lo, m, "wing")?,
+                restrict(&to, m, "midge")?,
+            ]);
+        }
+        let nmoves = moves.len();
+        let perms: Vec<[u8; 8]> = (0..PERMS8).map(|r| unrank8(r as u64)).collect();
+        let table = |kind: usize| -> Vec<u16> {
+            let mut out = vec![0u16; PERMS8 * nmoves];
+            for (r, x) in perms.iter().enumerate() {
+                for (i, mv) in slot_moves.iter().enumerate() {
+                    out[r * nmoves + i] = rank8(&relmove(x, &mv[kind], &mv[2])) as u16;
+                }
+            }
+            out
+        };
+        let hmove = table(0);
+        let lmove = table(1);
+        // Symmetries: every permutation of the slots that conjugates each
+        // move (all three kinds at once) into a move.
+        let set: std::collections::HashSet<[[u8; 8]; 3]> = slot_moves.iter().copied().collect();
+        let mut syms = Vec::new();
+        for p in &perms {
+            let pinv = invert8(p);
+            if slot_moves
+                .iter()
+                .all(|mv| set.contains(&mv.map(|a| compose8(&compose8(p, &a), &pinv))))
+            {
+                syms.push(*p);
+            }
+        }
+        if syms.len() > 16 {
+            return Err(ModelError::Symmetries(syms.len()));
+        }
+        let mut conj = vec![0u16; syms.len() * PERMS8];
+        for (s, p) in syms.iter().enumerate() {
+            let pinv = invert8(p);
+            for (r, x) in perms.iter().enumerate() {
+                conj[s * PERMS8 + r] = rank8(&compose8(&compose8(p, x), &pinv)) as u16;
+            }
+        }
+        let inv: Vec<usize> = syms
+            .iter()
+            .map(|p| {
+                let q = invert8(p);
+                syms.iter()
+                    .position(|s| *s == q)
+                    .expect("symmetries form a group")
+            })
+            .collect();
+        let mut raw2sym = vec![u32::MAX; PERMS8];
+        let mut reps = Vec::new();
+        let mut stab = Vec::new();
+        for h in 0..PERMS8 {
+            if raw2sym[h] != u32::MAX {
+                continue;
+            }
+            let c = reps.len() as u32;
+            reps.push(h as u16);
+            let mut fix = 0u16;
+            for s in 0..syms.len() {
+                let h2 = conj[s * PERMS8 + h] as usize;
+                if h2 == h {
+                    fix |= 1 << s;
+                }
+                if raw2sym[h2] == u32::MAX {
+                    raw2sym[h2] = c * 16 + inv[s] as u32;
+                }
+            }
+            stab.push(fix);
+        }
+        let odd: Vec<bool> = perms.iter().map(|p| is_odd(p)).collect();
+        let mut sp = Last8Space {
+            ud,
+            slot_moves,
+            hmove,
+            lmove,
+            syms,
+            conj,
+            raw2sym,
+            reps,
+            stab,
+            offsets: Vec::new(),
+            kind: Vec::new(),
+            kinds: Vec::new(),
+            odd,
+            nmoves,
+        };
+        let mut seen = std::collections::HashMap::new();
+        let mut offsets = vec![0u64];
+        for c in 0..sp.reps.len() {
+            let parity = sp.odd[sp.reps[c] as usize];
+            let k = if sp.stab[c] == 1 {
+                u16::MAX
+            } else {
+                *seen.entry((sp.stab[c], parity)).or_insert_with(|| {
+                    let mut list = Vec::new();
+                    let mut pos = vec![u16::MAX; HALF8 as usize];
+                    for l in 0..PERMS8 as u16 {
+                        if sp.odd[l as usize] == parity && sp.least(c, l) == l {
+                            pos[(l >> 1) as usize] = list.len() as u16;
+                            list.push(l);
+                        }
+                    }
+                    sp.kinds.push((list, pos));
+                    (sp.kinds.len() - 1) as u16
+                })
+            };
+            sp.kind.push(k);
+            let n = if k == u16::MAX {
+                HALF8
+            } else {
+                sp.kinds[k as usize].0.len() as u64
+            };
+            offsets.push(offsets[c] + n);
+        }
+        sp.offsets = offsets;
+        Ok(sp)
+    }
+
+    /// Classes of the high permutation under the symmetries.
+    pub fn classes(&self) -> usize {
+        self.reps.len()
+    }
+
+    /// `p_s·x·p_s⁻¹` for the rank `r` of `x`.
+    #[inline]
+    pub fn conj(&self, s: usize, r: u16) -> u16 {
+        self.conj[s * PERMS8 + r as usize]
+    }
+
+    /// The least low rank of the class of `(rep, l)` among the symmetries
+    /// fixing the representative of class `c`.
+    #[inline]
+    fn least(&self, c: usize, l: u16) -> u16 {
+        let fix = self.stab[c];
+        if fix == 1 {
+            return l;
+        }
+        let mut best = l;
+        for s in 1..self.syms.len() {
+            if fix >> s & 1 == 1 {
+                best = best.min(self.conj(s, l));
+            }
+        }
+        best
+    }
+
+    /// Rank of a state (its class's canonical member).
+    #[inline]
+    pub fn rank(&self, h: u16, l: u16) -> u64 {
+        let x = self.raw2sym[h as usize];
+        let (c, s) = ((x / 16) as usize, (x % 16) as usize);
+        let l = self.conj(s, l);
+        let k = self.kind[c];
+        if k == u16::MAX {
+            return self.offsets[c] + (l >> 1) as u64;
+        }
+        let l = self.least(c, l);
+        self.offsets[c] + self.kinds[k as usize].1[(l >> 1) as usize] as u64
+    }
+
+    /// The canonical state of a rank.
+    pub fn unrank(&self, r: u64) -> (u16, u16) {
+        let c = self.offsets.partition_point(|&o| o <= r) - 1;
+        let h = self.reps[c];
+        let i = r - self.offsets[c];
+        let k = self.kind[c];
+        if k != u16::MAX {
+            return (h, self.kinds[k as usize].0[i as usize]);
+        }
+        let mut l = (i << 1) as u16;
+        if self.odd[l as usize] != self.odd[h as usize] {
+            l ^= 1;
+        }
+        (h, l)
+    }
+
+    /// The state after move `i`.
+    #[inline]
+    pub fn step(&self, h: u16, l: u16, i: usize) -> (u16, u16) {
+        (
+            self.hmove[h as usize * self.nmoves + i],
+            self.lmove[l as usize * self.nmoves + i],
+        )
+    }
+
+    /// The two relative permutations of the U/D-layer tredges, given per
+    /// local slot the tredge (any numbering) of the high wing, the low wing
+    /// and the midge there; `None` if the three slot sets do not hold the
+    /// same tredges.
+    pub fn relative(hi: &[u8; 8], lo: &[u8; 8], mid: &[u8; 8]) -> Option<(u16, u16)> {
+        let mut at = [u8::MAX; 256];
+        for (s, &t) in mid.iter().enumerate() {
+            at[t as usize] = s as u8;
+        }
+        let mut h = [0u8; 8];
+        let mut l = [0u8; 8];
+        for s in 0..8 {
+            h[s] = at[hi[s] as usize];
+            l[s] = at[lo[s] as usize];
+        }
+        if h.iter().chain(&l).any(|&x| x == u8::MAX) {
+            return None;
+        }
+        Some((rank8(&h) as u16, rank8(&l) as u16))
+    }
+
+    /// Number of states (pairs of equal parity) up to the symmetries, by
+    /// Burnside's lemma: the mean over the symmetries of the pairs each
+    /// fixes. The count of canonical ranks must equal it.
+    pub fn burnside(&self) -> u64 {
+        let mut total = 0u64;
+        for s in 0..self.syms.len() {
+            let mut fixed = [0u64; 2];
+            for r in 0..PERMS8 {
+                if self.conj(s, r as u16) as usize == r {
+                    fixed[self.odd[r] as usize] += 1;
+                }
+            }
+            total += fixed[0] * fixed[0] + fixed[1] * fixed[1];
+        }
+        total / self.syms.len() as u64
+    }
+}
+
+impl Space for Last8Space {
+    fn size(&self) -> u64 {
+        self.offsets[self.reps.len()]
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![self.rank(0, 0)]
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let (h, l) = self.unrank(rank);
+        for i in 0..self.nmoves {
+            let (h2, l2) = self.step(h, l, i);
+            if !f(self.rank(h2, l2)) {
+                return;
+            }
+        }
+    }
+}
+
+/// `b·x·a⁻¹`: the relative permutation `x` (slot of one kind -> slot of the
+/// midge) after a move taking that kind's slots by `a` and midges by `b`.
+fn relmove(x: &[u8; 8], a: &[u8; 8], b: &[u8; 8]) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    for s in 0..8 {
+        out[a[s] as usize] = b[x[s] as usize];
+    }
+    out
+}
+
+/// `(p·q)[s] = p[q[s]]`.
+fn compose8(p: &[u8; 8], q: &[u8; 8]) -> [u8; 8] {
+    q.map(|s| p[s as usize])
+}
+
+fn invert8(p: &[u8; 8]) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    for (s, &x) in p.iter().enumerate() {
+        out[x as usize] = s as u8;
+    }
+    out
+}
+
+/// Rank of a permutation of eight ([`perm_rank`]).
+pub fn rank8(p: &[u8; 8]) -> u64 {
+    perm_rank(p)
+}
+
+/// Inverse of [`rank8`].
+pub fn unrank8(r: u64) -> [u8; 8] {
+    let v = perm_unrank(r, 8);
+    std::array::from_fn(|i| v[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pair5::last8_moves;
+
+    #[test]
+    fn last8_symmetries_and_parity_trick() {
+        let sp = Last8Space::new(&last8_moves()).unwrap();
+        // The eight turns and reflections of the square (the U-D axis).
+        assert_eq!(sp.syms.len(), 8);
+        for r in 0..PERMS8 as u64 {
+            // Swapping the last two entries changes the rank's lowest bit.
+            let mut p = unrank8(r);
+            p.swap(6, 7);
+            assert_eq!(rank8(&p), r ^ 1);
+        }
+        assert_eq!(sp.size(), LAST8_STATES);
+        assert_eq!(sp.burnside(), LAST8_STATES);
+        for r in (0..sp.size()).step_by(101) {
+            let (h, l) = sp.unrank(r);
+            assert_eq!(sp.rank(h, l), r);
+            // Every member of the class has the same rank.
+            for s in 0..sp.syms.len() {
+                assert_eq!(sp.rank(sp.conj(s, h), sp.conj(s, l)), r);
+            }
+        }
+    }
+}
