@@ -131,7 +131,7 @@ static SOURCE: std::sync::Mutex<Option<std::sync::Arc<TableSource>>> = std::sync
 ///     Options::default(),
 /// );
 /// let dir = std::path::Path::new("tables");
-/// let solver = solvers::puzzle::find("2x2x2").unwrap().load(dir, false).unwrap();
+/// let solver = solvers::registry::find("2x2x2").unwrap().load(dir, false).unwrap();
 /// ```
 #[cfg(feature = "fetch")]
 pub fn set_source(source: Option<tablegen::install::Source>, opts: tablegen::install::Options) {
