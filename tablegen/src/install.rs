@@ -16,8 +16,8 @@ use crate::cli::{quote, show_path};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-#[cfg(feature = "fetch")]
 mod entry;
+#[cfg(feature = "fetch")]
 mod http;
 #[cfg(test)]
 use entry::is_plain_file_name;
