@@ -3,7 +3,10 @@
 //! OBTM (average, min, max, and per stage: the reduction and the finish
 //! apart) and time (median, p99, max); init time, table bytes, peak memory.
 //!
-//! `cargo run --release -p solvers --example solve5_bench [-- COUNT [BUDGET_MS]] [--trace]`
+//! `cargo run --release -p solvers --example solve5_bench [-- COUNT [BUDGET_MS]] [--trace] [--each]`
+//!
+//! `--each` prints a line per state: its seed, milliseconds, moves and each
+//! stage's moves (the tail's states, to run again with `--trace`).
 //!
 //! `--trace` prints each stage's roots, bounds, solutions, time and nodes
 //! (on standard error: [`solvers::cube5::Options::trace`]).
@@ -31,12 +34,14 @@ fn trace(line: &str) {
 fn main() {
     let mut opts = Options::default();
     let mut numbers = Vec::new();
+    let mut each = false;
     for a in std::env::args().skip(1) {
         match (a.as_str(), a.parse::<u64>()) {
             ("--trace", _) => opts.trace = Some(trace),
+            ("--each", _) => each = true,
             (_, Ok(x)) if numbers.len() < 2 => numbers.push(x),
             _ => {
-                eprintln!("solve5_bench: unexpected argument {a}\nusage: solve5_bench [COUNT [BUDGET_MS]] [--trace]");
+                eprintln!("solve5_bench: unexpected argument {a}\nusage: solve5_bench [COUNT [BUDGET_MS]] [--trace] [--each]");
                 std::process::exit(2);
             }
         }
@@ -113,6 +118,18 @@ fn main() {
             }
         }
         reduction.push(red);
+        if each {
+            println!(
+                "seed {seed}: {:.0} ms, {} moves ({})",
+                times[times.len() - 1] * 1e3,
+                lens[lens.len() - 1],
+                sol.phases
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
     }
     let n = lens.len() as f64;
     println!("{}", summary("5x5x5", &lens, &mut times));
