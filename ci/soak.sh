@@ -25,7 +25,7 @@ fi
 step "cubesolve checked in cubing.js at larger counts"
 cargo build --profile "$profile" -q --bin cubesolve
 bin="$PWD/target/$([ "$profile" = test ] && echo debug || echo "$profile")/cubesolve"
-for spec in "222,pyram 1000" "333 1000" "444 200" "555 100" "666,777 20" "8x8x8,9x9x9 5"; do
+for spec in "222,pyram 1000" "333 1000" "444 200" "555 100" "666,777 20" "40x40x40 3"; do
   set -- $spec
   bash ci/cubingjs/check-solves.sh --bin "$bin" --puzzles "$1" --count "$2" 2>&1 | tee -a "$log" | tail -n 2
 done

@@ -52,7 +52,7 @@ function cubeSolved(pattern) {
 let passed = 0, failed = 0;
 for (const ev of args.puzzles.split(",")) {
   const spec = EVENTS[ev];
-  if (!spec) { console.error(`unknown event ${ev}`); process.exit(2); }
+  if (!spec) { console.error(`unknown event ${ev}: cubing.js has a model for ${Object.keys(EVENTS).join(", ")}`); process.exit(2); }
   const kpuzzle = await puzzles[spec.model].kpuzzle();
   const solved = kpuzzle.defaultPattern();
   if (spec.cube && (!cubeSolved(solved) || !cubeSolved(solved.applyAlg(new Alg("x y")))
@@ -90,7 +90,7 @@ for (const ev of args.puzzles.split(",")) {
       times.push(out.ms);
     } else {
       bad++;
-      console.log(`FAIL ${ev}: scramble "${scramble}" solution "${out ? out.solution : ""}" (exit ${run.status}) ${run.stderr.trim()}`);
+      console.log(`FAIL ${ev}: scramble "${scramble}" solution "${out ? out.solution : ""}" (exit ${run.status}) ${run.error ? run.error.message : run.stderr.trim()}`);
     }
   }
   if (skipped) { console.log(`${ev}: skipped (no solver yet)`); continue; }
