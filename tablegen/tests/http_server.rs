@@ -94,6 +94,13 @@ impl Server {
     pub fn requests(&self) -> Vec<Request> {
         self.shared.log.lock().unwrap().clone()
     }
+
+    /// The requests for `path` (as `/FILE`) so far, in order.
+    pub fn requests_for(&self, path: &str) -> Vec<Request> {
+        let mut all = self.requests();
+        all.retain(|r| r.path == path);
+        all
+    }
 }
 
 impl Drop for Server {

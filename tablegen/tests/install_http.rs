@@ -176,12 +176,7 @@ fn a_missing_file_is_a_network_failure_naming_its_url() {
     );
     assert_eq!(tables_in(&tables), Vec::<String>::new());
     // A 404 is not tried again.
-    let asked = server
-        .requests()
-        .iter()
-        .filter(|r| r.path == "/pyraminx.tbl.zst")
-        .count();
-    assert_eq!(asked, 1);
+    assert_eq!(server.requests_for("/pyraminx.tbl.zst").len(), 1);
     // No manifest there.
     let err = install_fails(&tables, &server.url("nothing/"), &[], 1);
     assert!(err.contains(&server.url("nothing/manifest.json")), "{err}");
@@ -217,10 +212,7 @@ fn a_download_cut_half_way_is_resumed_with_a_range_request() {
         .args(["install", "--from", &server.url(""), "-q"])
         .assert()
         .success();
-    let ranges: Vec<Option<String>> = server
-        .requests()
-        .into_iter()
-        .filter(|r| r.path == "/pyraminx.tbl.zst")
+    let ranges: Vec<Option<String>> = (server.requests_for("/pyraminx.tbl.zst").into_iter())
         .map(|r| r.range)
         .collect();
     assert_eq!(ranges, vec![None, Some(format!("bytes={half}-"))]);
@@ -233,14 +225,13 @@ fn a_download_cut_half_way_is_resumed_with_a_range_request() {
         bytes: half,
         times: 1,
     });
-    let before = server.requests().len();
+    let before = server.requests_for("/pyraminx.tbl.zst").len();
     tablegen(&tables)
         .args(["install", "--from", &server.url(""), "--retries", "1", "-q"])
         .assert()
         .success();
-    let ranges: Vec<Option<String>> = server.requests()[before..]
+    let ranges: Vec<Option<String>> = server.requests_for("/pyraminx.tbl.zst")[before..]
         .iter()
-        .filter(|r| r.path == "/pyraminx.tbl.zst")
         .map(|r| r.range.clone())
         .collect();
     assert_eq!(ranges, vec![None, Some(format!("bytes={half}-"))]);
