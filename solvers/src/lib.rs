@@ -35,6 +35,7 @@ pub mod cube3;
 pub mod cube4;
 pub mod cube5;
 pub mod domino;
+mod hash;
 pub mod moves;
 pub mod puzzle;
 pub mod pyraminx;

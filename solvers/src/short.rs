@@ -16,10 +16,9 @@
 //! It is not a solver of its own: past those depths it answers nothing and the
 //! cube's solver runs.
 
+use crate::hash::MixMap;
 use crate::puzzle::{self, Options, Position, Scramble, Solve};
 use crate::{Solution, SolveError};
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 use tablegen::cube::CubeN;
 use tablegen::cube3::CubieCube;
@@ -167,7 +166,7 @@ fn redundant(prev: Move, m: Move) -> bool {
 
 /// Cubes within [`NEAR_TABLE_DEPTH`] face turns of solved, by [`key`]: their
 /// distance and the last turn of a shortest sequence that makes them.
-type NearTable = HashMap<u128, (u8, u8), BuildHasherDefault<KeyHasher>>;
+type NearTable = MixMap<u128, (u8, u8)>;
 
 /// Depth of the table of [`optimal3`]: 46,741 cubes, built in milliseconds.
 const NEAR_TABLE_DEPTH: usize = 4;
@@ -184,40 +183,28 @@ fn key(c: &CubieCube) -> u128 {
     k
 }
 
-/// A hasher for [`key`]s: they are already well spread, so a multiply and a
-/// fold are enough (the default hasher made the search 3x slower).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-    fn write_u128(&mut self, k: u128) {
-        let x = (k as u64 ^ ((k >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 = x ^ x >> 32;
-    }
+/// Builds the table of [`optimal3`] now (a few milliseconds), so that a
+/// solver loading can do it on a second thread.
+pub(crate) fn warm_near_table() {
+    near_table();
 }
 
 /// The table of cubes near solved, built by breadth-first search on first use.
 fn near_table() -> &'static NearTable {
     static TABLE: OnceLock<NearTable> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut table = NearTable::default();
+        let mut table = NearTable::with_capacity_and_hasher(1 << 16, Default::default());
         table.insert(key(&CubieCube::SOLVED), (0, 0));
-        let mut frontier = vec![CubieCube::SOLVED];
+        // Each cube with the face of its last turn (6: none): turning that
+        // face again never leads to a cube not yet seen.
+        let mut frontier = vec![(CubieCube::SOLVED, 6)];
         for d in 1..=NEAR_TABLE_DEPTH as u8 {
             let mut next = Vec::new();
-            for c in &frontier {
-                for m in 0..18 {
+            for &(c, face) in &frontier {
+                for m in (0..18).filter(|m| m / 3 != face) {
                     let child = c.apply_move(m);
                     table.entry(key(&child)).or_insert_with(|| {
-                        next.push(child);
+                        next.push((child, m / 3));
                         (d, m as u8)
                     });
                 }
@@ -245,6 +232,10 @@ fn inverse3(m: usize) -> usize {
 /// turns (without the same face twice running, and one order of opposite faces)
 /// that the bound allows is tried, so the shortest total found is the distance.
 pub fn optimal3(cube: &CubieCube, bound: impl Fn(&CubieCube) -> usize) -> Option<Vec<usize>> {
+    // Most cubes are sent back here, before the table is built.
+    if bound(cube) > NEAR3_DEPTH {
+        return None;
+    }
     let mut search = Search3 {
         table: near_table(),
         bound,

@@ -9,7 +9,7 @@
 use crate::corners::read_corners;
 use crate::cube::CubeN;
 use crate::notation::{Face, Move};
-use crate::perm::{choose, perm_rank, perm_unrank};
+use crate::perm::{choose, perm_rank, perm_unrank, perm_unrank_into};
 use crate::validate::{orient_centres, read_edges};
 use std::sync::OnceLock;
 
@@ -203,14 +203,14 @@ impl CubieCube {
     /// A cube with the given corner permutation.
     pub fn with_corner_perm(p: u16) -> CubieCube {
         let mut c = CubieCube::SOLVED;
-        c.cp.copy_from_slice(&perm_unrank(p as u64, 8));
+        perm_unrank_into(p as u64, &mut c.cp);
         c
     }
 
     /// A cube with the given U/D edge permutation (slice edges home).
     pub fn with_ud_edge_perm(p: u16) -> CubieCube {
         let mut c = CubieCube::SOLVED;
-        c.ep[..8].copy_from_slice(&perm_unrank(p as u64, 8));
+        perm_unrank_into(p as u64, &mut c.ep[..8]);
         c
     }
 

@@ -430,9 +430,7 @@ impl SplitSpace {
         let w = Wings::new();
         let mv = moves.iter().map(|&m| w.slot_perm(&cube, m)).collect();
         // Ascending integers with 2k bits set are in colex order.
-        let sets = (0u32..1 << 24)
-            .filter(|x| x.count_ones() as usize == 2 * k)
-            .collect();
+        let sets = crate::perm::bit_sets(24, 2 * k as u32);
         let binom = binomials(24);
         let mut colex_bytes = Box::new([[[0u32; 9]; 256]; 3]);
         for (i, table) in colex_bytes.iter_mut().enumerate() {

@@ -467,7 +467,7 @@ impl WingsSplitSpace {
                 })
             })
             .collect();
-        let sets = (0u32..1 << 24).filter(|x| x.count_ones() == 12).collect();
+        let sets = crate::perm::bit_sets(24, 12);
         Ok(WingsSplitSpace {
             moves,
             byte_maps,

@@ -39,7 +39,9 @@ pub const N_SYM: usize = 8;
 /// Phase-2 moves as indices into the 18 face moves: `U U2 U' R2 F2 D D2 D' L2 B2`.
 pub const P2_MOVES: [usize; 10] = [0, 1, 2, 4, 7, 9, 10, 11, 13, 16];
 
-/// Coordinate move tables: `table[x * moves + m]`.
+/// Coordinate move tables: `table[x * moves + m]`. The two 8! tables are
+/// apart ([`perm8_move_tables`]): only table builds need them, and they are
+/// most of the cost, so a solver that only reads tables never builds them.
 pub struct MoveTables {
     /// Twist, 18 moves.
     pub twist: Vec<u16>,
@@ -47,14 +49,18 @@ pub struct MoveTables {
     pub flip: Vec<u16>,
     /// UD-slice positions, 18 moves.
     pub slice: Vec<u16>,
-    /// Corner permutation, the 10 phase-2 moves.
-    pub cperm: Vec<u16>,
-    /// U/D edge permutation, the 10 phase-2 moves.
-    pub udperm: Vec<u16>,
     /// Slice edge permutation, the 10 phase-2 moves.
     pub sperm: Vec<u16>,
     /// Corner combination (where the D corners are), the 10 phase-2 moves.
     pub ccomb: Vec<u16>,
+}
+
+/// The move tables of the two 8! phase-2 coordinates.
+pub struct Perm8MoveTables {
+    /// Corner permutation, the 10 phase-2 moves.
+    pub cperm: Vec<u16>,
+    /// U/D edge permutation, the 10 phase-2 moves.
+    pub udperm: Vec<u16>,
 }
 
 fn table(
@@ -99,18 +105,6 @@ pub fn move_tables() -> &'static MoveTables {
                 |x| CubieCube::with_slice(x as u16),
                 |c| c.slice(),
             ),
-            cperm: table(
-                N_PERM8,
-                &P2_MOVES,
-                |x| CubieCube::with_corner_perm(x as u16),
-                |c| c.corner_perm(),
-            ),
-            udperm: table(
-                N_PERM8,
-                &P2_MOVES,
-                |x| CubieCube::with_ud_edge_perm(x as u16),
-                |c| c.ud_edge_perm(),
-            ),
             sperm: table(
                 N_SPERM,
                 &P2_MOVES,
@@ -124,6 +118,25 @@ pub fn move_tables() -> &'static MoveTables {
                 |c| c.corner_comb(),
             ),
         }
+    })
+}
+
+/// The 8! x 10 phase-2 move tables, built once (tens of milliseconds).
+pub fn perm8_move_tables() -> &'static Perm8MoveTables {
+    static T: OnceLock<Perm8MoveTables> = OnceLock::new();
+    T.get_or_init(|| Perm8MoveTables {
+        cperm: table(
+            N_PERM8,
+            &P2_MOVES,
+            |x| CubieCube::with_corner_perm(x as u16),
+            |c| c.corner_perm(),
+        ),
+        udperm: table(
+            N_PERM8,
+            &P2_MOVES,
+            |x| CubieCube::with_ud_edge_perm(x as u16),
+            |c| c.ud_edge_perm(),
+        ),
     })
 }
 
@@ -146,6 +159,7 @@ impl SymCoord {
         let mut class_of = vec![u16::MAX; n];
         let mut sym_of = vec![0u8; n];
         let mut rep = Vec::new();
+        let mut stabilizer = Vec::new();
         for x in 0..n {
             if class_of[x] != u16::MAX {
                 continue;
@@ -154,22 +168,19 @@ impl SymCoord {
             // back to x by the same S (the symmetries are involutions).
             let class = rep.len() as u16;
             rep.push(x as u16);
+            let mut fixed = 0u8;
             for s in 0..N_SYM {
                 let g = conj(x, s);
+                if g == x {
+                    fixed |= 1 << s;
+                }
                 if class_of[g] == u16::MAX {
                     class_of[g] = class;
                     sym_of[g] = s as u8;
                 }
             }
+            stabilizer.push(fixed);
         }
-        let stabilizer = rep
-            .iter()
-            .map(|&x| {
-                (0..N_SYM)
-                    .filter(|&s| conj(x as usize, s) == x as usize)
-                    .fold(0u8, |a, s| a | 1 << s)
-            })
-            .collect();
         SymCoord {
             class_of,
             sym_of,
@@ -380,18 +391,19 @@ struct Reduced<'a> {
 impl PhaseSpace {
     fn reduced(self) -> Reduced<'static> {
         let (mt, k) = (move_tables(), sym8());
+        let p8 = || perm8_move_tables();
         let (a, a_moves, b_moves, b_conj, b_size) = match self {
             PhaseSpace::TwistSlice => (&k.twist, &mt.twist, &mt.slice, &k.slice_conj, N_SLICE),
             PhaseSpace::FlipSlice => (&k.flip, &mt.flip, &mt.slice, &k.slice_conj, N_SLICE),
             PhaseSpace::TwistFlip => (&k.flip, &mt.flip, &mt.twist, &k.twist_conj, N_TWIST),
             PhaseSpace::CornerPermSlicePerm => {
-                (&k.cperm, &mt.cperm, &mt.sperm, &k.sperm_conj, N_SPERM)
+                (&k.cperm, &p8().cperm, &mt.sperm, &k.sperm_conj, N_SPERM)
             }
             PhaseSpace::EdgePermSlicePerm => {
-                (&k.udperm, &mt.udperm, &mt.sperm, &k.sperm_conj, N_SPERM)
+                (&k.udperm, &p8().udperm, &mt.sperm, &k.sperm_conj, N_SPERM)
             }
             PhaseSpace::EdgePermCornerComb => {
-                (&k.udperm, &mt.udperm, &mt.ccomb, &k.ccomb_conj, N_CCOMB)
+                (&k.udperm, &p8().udperm, &mt.ccomb, &k.ccomb_conj, N_CCOMB)
             }
         };
         Reduced {

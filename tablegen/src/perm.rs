@@ -11,6 +11,17 @@ pub const fn factorial(n: usize) -> u64 {
     f
 }
 
+/// `FACTORIALS[n]` = n! for n <= 20 (a table: ranking reads it in its loop).
+const FACTORIALS: [u64; 21] = {
+    let mut t = [1u64; 21];
+    let mut i = 1;
+    while i <= 20 {
+        t[i] = t[i - 1] * i as u64;
+        i += 1;
+    }
+    t
+};
+
 /// Lehmer rank of a permutation of `0..p.len()` (lexicographic order).
 pub fn perm_rank(p: &[u8]) -> u64 {
     let n = p.len();
@@ -18,21 +29,52 @@ pub fn perm_rank(p: &[u8]) -> u64 {
     let mut used = 0u32;
     for (i, &v) in p.iter().enumerate() {
         let smaller_unused = v as u32 - (used & ((1u32 << v) - 1)).count_ones();
-        r += smaller_unused as u64 * factorial(n - 1 - i);
+        r += smaller_unused as u64 * FACTORIALS[n - 1 - i];
         used |= 1 << v;
     }
     r
 }
 
 /// Inverse of [`perm_rank`].
-pub fn perm_unrank(mut r: u64, n: usize) -> Vec<u8> {
-    let mut avail: Vec<u8> = (0..n as u8).collect();
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        let f = factorial(n - 1 - i);
-        let k = (r / f) as usize;
+pub fn perm_unrank(r: u64, n: usize) -> Vec<u8> {
+    let mut out = vec![0u8; n];
+    perm_unrank_into(r, &mut out);
+    out
+}
+
+/// [`perm_unrank`] into `out` (its length is `n`, at most 16), without allocating.
+pub fn perm_unrank_into(mut r: u64, out: &mut [u8]) {
+    let n = out.len();
+    debug_assert!(n <= 16);
+    // The unused values as nibbles, smallest first.
+    let mut avail: u64 = 0xfedc_ba98_7654_3210;
+    for (i, slot) in out.iter_mut().enumerate() {
+        let f = FACTORIALS[n - 1 - i];
+        let k = (r / f) as u32;
         r %= f;
-        out.push(avail.remove(k));
+        *slot = ((avail >> (4 * k)) & 0xf) as u8;
+        // Remove nibble k: keep the ones below, shift the ones above down.
+        let low = avail & ((1u64 << (4 * k)) - 1);
+        let high = if k >= 15 {
+            0
+        } else {
+            (avail >> (4 * (k + 1))) << (4 * k)
+        };
+        avail = low | high;
+    }
+}
+
+/// The integers below `2^n` with `k` bits set (1 <= k <= n < 32), ascending:
+/// each from the one before by Gosper's hack (the next larger integer with as
+/// many bits set), not by testing all `2^n`.
+pub fn bit_sets(n: u32, k: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut x = (1u32 << k) - 1;
+    while x < 1 << n {
+        out.push(x);
+        let low = x & x.wrapping_neg();
+        let ripple = x + low;
+        x = ripple | (((x ^ ripple) >> 2) / low);
     }
     out
 }
@@ -204,11 +246,38 @@ mod tests {
     }
 
     #[test]
+    fn bit_sets_are_every_set_of_k_bits_ascending() {
+        for n in [1, 5, 12] {
+            for k in 1..=n {
+                let want: Vec<u32> = (0u32..1 << n).filter(|x| x.count_ones() == k).collect();
+                assert_eq!(bit_sets(n, k), want, "n {n} k {k}");
+            }
+        }
+        // The sizes the split spaces use: C(24, 2k).
+        let sizes: Vec<usize> = (1..=4).map(|k| bit_sets(24, 2 * k).len()).collect();
+        assert_eq!(sizes, [276, 10626, 134596, 735471]);
+    }
+
+    #[test]
     fn perm_round_trip() {
         for r in 0..factorial(6) {
             let p = perm_unrank(r, 6);
             assert_eq!(perm_rank(&p), r);
         }
+        // Every permutation of 8, and the first and last of 16 (the nibble
+        // list's edge: the 16th value removed last).
+        let mut seen = std::collections::HashSet::new();
+        for r in 0..factorial(8) {
+            let p = perm_unrank(r, 8);
+            assert_eq!(perm_rank(&p), r);
+            seen.insert(p);
+        }
+        assert_eq!(seen.len(), 40320);
+        let first: Vec<u8> = (0..16).collect();
+        let last: Vec<u8> = (0..16).rev().collect();
+        assert_eq!(perm_unrank(0, 16), first);
+        assert_eq!(perm_unrank(factorial(16) - 1, 16), last);
+        assert_eq!(perm_rank(&last), factorial(16) - 1);
     }
 
     #[test]

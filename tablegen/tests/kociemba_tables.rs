@@ -10,8 +10,8 @@ use tablegen::corners::corner_facelets;
 use tablegen::cube::CubeN;
 use tablegen::cube3::{move_of, CubieCube};
 use tablegen::kociemba::{
-    move_tables, sym8, Sym8, SymCoord, N_CCOMB, N_FLIP, N_PERM8, N_SLICE, N_SPERM, N_TWIST,
-    P2_MOVES,
+    move_tables, perm8_move_tables, sym8, Sym8, SymCoord, N_CCOMB, N_FLIP, N_PERM8, N_SLICE,
+    N_SPERM, N_TWIST, P2_MOVES,
 };
 use tablegen::progress::Progress;
 use tablegen::validate::EDGE_CELLS;
@@ -73,7 +73,7 @@ fn check(id: &str, start: Option<Vec<u8>>) {
     let Built::Dense(reduced) = &out.data else {
         panic!()
     };
-    let (mt, k) = (move_tables(), sym8());
+    let (mt, p8, k) = (move_tables(), perm8_move_tables(), sym8());
     type Index = fn(&Sym8, usize, usize) -> usize;
     let (pair, sym, index): (Pair, &SymCoord, Index) = match id {
         "3x3x3-phase1-twist-slice" => (
@@ -92,17 +92,17 @@ fn check(id: &str, start: Option<Vec<u8>>) {
             |k: &Sym8, f, t| k.twist_flip_index(t, f),
         ),
         "3x3x3-phase2-cperm-sperm" => (
-            pair(&mt.cperm, &mt.sperm, N_PERM8, N_SPERM, 10),
+            pair(&p8.cperm, &mt.sperm, N_PERM8, N_SPERM, 10),
             &k.cperm,
             Sym8::cperm_sperm_index,
         ),
         "3x3x3-phase2-eperm-sperm" => (
-            pair(&mt.udperm, &mt.sperm, N_PERM8, N_SPERM, 10),
+            pair(&p8.udperm, &mt.sperm, N_PERM8, N_SPERM, 10),
             &k.udperm,
             Sym8::eperm_sperm_index,
         ),
         "3x3x3-phase2-eperm-ccomb" => (
-            pair(&mt.udperm, &mt.ccomb, N_PERM8, N_CCOMB, 10),
+            pair(&p8.udperm, &mt.ccomb, N_PERM8, N_CCOMB, 10),
             &k.udperm,
             Sym8::eperm_ccomb_index,
         ),
@@ -196,9 +196,9 @@ fn edge_perm_corner_comb() {
         c.cp.iter().fold(e, |a, &x| a * 2 + (x >= 4) as u64)
     };
     let hist = cubie_bfs(&P2_MOVES, key, |_| {});
-    let mt = move_tables();
+    let (mt, p8) = (move_tables(), perm8_move_tables());
     let full = dense_bfs(
-        &pair(&mt.udperm, &mt.ccomb, N_PERM8, N_CCOMB, 10),
+        &pair(&p8.udperm, &mt.ccomb, N_PERM8, N_CCOMB, 10),
         &Progress::hidden(),
     );
     assert_eq!(hist.iter().sum::<u64>(), (N_PERM8 * N_CCOMB) as u64);

@@ -210,6 +210,9 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         max_length: args.max_length,
     };
     let solution = solver.solve(&position, &opts)?;
+    // The process ends soon: its exit frees the tables at once, where
+    // dropping the solver would unmap and free them piece by piece.
+    std::mem::forget(solver);
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir).with_context(|| {

@@ -115,12 +115,15 @@ struct P2Moves {
 
 impl P2Moves {
     fn new() -> P2Moves {
-        let (mt, k) = (move_tables(), sym8());
-        let table = |moves: &[u16], c: &SymCoord| -> Vec<u16> {
+        let k = sym8();
+        // Each class representative turned by each phase-2 move: the raw 8!
+        // move tables are not needed (only table builds use them).
+        let table = |c: &SymCoord, cube: fn(u16) -> CubieCube, coord: fn(&CubieCube) -> u16| {
             c.rep
                 .iter()
                 .flat_map(|&r| {
-                    (0..10).map(move |i| c.class_sym(moves[r as usize * 10 + i] as usize))
+                    let x = cube(r);
+                    P2_MOVES.map(|m| c.class_sym(coord(&x.apply_move(m)) as usize))
                 })
                 .collect()
         };
@@ -139,8 +142,16 @@ impl P2Moves {
                 .collect()
         };
         P2Moves {
-            cperm: table(&mt.cperm, &k.cperm),
-            udperm: table(&mt.udperm, &k.udperm),
+            cperm: table(
+                &k.cperm,
+                CubieCube::with_corner_perm,
+                CubieCube::corner_perm,
+            ),
+            udperm: table(
+                &k.udperm,
+                CubieCube::with_ud_edge_perm,
+                CubieCube::ud_edge_perm,
+            ),
             symmove,
             cinv: inverses(
                 &k.cperm,
@@ -181,6 +192,15 @@ impl P2Moves {
 impl Solver {
     /// The solver with its tables from `dir` (built and saved there when missing).
     pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
+        // The table of cubes near solved is built beside the rest: a short
+        // scramble's solve starts with it.
+        std::thread::scope(|s| {
+            s.spawn(crate::short::warm_near_table);
+            Self::load_tables(dir, quiet)
+        })
+    }
+
+    fn load_tables(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
         let mut tables = Vec::new();
         for id in TABLE_IDS {
             tables.push(Nibbles::load(id, dir, quiet)?);

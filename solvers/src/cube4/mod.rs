@@ -223,6 +223,22 @@ fn y_turn() -> Move {
 impl Solver {
     /// Loads (or builds) every table the reduction uses from `dir`.
     pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
+        // The 3x3x3 finish loads on a second thread beside the rest.
+        std::thread::scope(|sc| {
+            let solver3 = sc.spawn(|| Solver3::load(dir, quiet));
+            let join = || match solver3.join() {
+                Ok(s) => s,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            Self::load_with(dir, quiet, join)
+        })
+    }
+
+    fn load_with(
+        dir: &Path,
+        quiet: bool,
+        solver3: impl FnOnce() -> Result<Solver3, TableError>,
+    ) -> Result<Solver, TableError> {
         let bad = |id: &str, msg: String| TableError::Build(id.into(), msg);
         let stages = CentreStages::load(dir, quiet)?;
         let moves_of = |id: &str| -> Result<Vec<Move>, TableError> {
@@ -276,8 +292,17 @@ impl Solver {
             })
             .collect();
         let p3_active = without_dlb_wide(&p3_moves);
-        let centres3 = PairCentres::new(&stages, &p3_moves, &p3_centre_move, &p3_pll, &p3_active);
         let sides_tab = Nibbles::load(REDUCTION_IDS[0], dir, quiet)?;
+        // Two tables derived at load, side by side.
+        let (centres3, sides_either) = std::thread::scope(|sc| {
+            let either = sc.spawn(|| either_frame(&sides, sides_tab.bytes(), p2_moves.len()));
+            let centres3 =
+                PairCentres::new(&stages, &p3_moves, &p3_centre_move, &p3_pll, &p3_active);
+            match either.join() {
+                Ok(e) => (centres3, e),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        });
         let ud_turns = (0..8)
             .map(|k| {
                 let mut turn = Vec::new();
@@ -292,7 +317,6 @@ impl Solver {
                 p
             })
             .collect();
-        let sides_either = either_frame(&sides, sides_tab.bytes(), p2_moves.len());
         Ok(Solver {
             sides_tab,
             sides_either,
@@ -301,7 +325,7 @@ impl Solver {
             pair_tab: Trits::load_trits(REDUCTION_IDS[2], dir, quiet)?,
             split: SplitSpace::new(3, &p2_moves),
             split_tab: Nibbles::load(REDUCTION_IDS[1], dir, quiet)?,
-            solver3: Solver3::load(dir, quiet)?,
+            solver3: solver3()?,
             stages,
             wings,
             sides,

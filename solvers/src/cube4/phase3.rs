@@ -3,6 +3,7 @@
 //! distance followed move by move in the mod-3 table.
 
 use super::{CentreStages, Solver};
+use crate::hash::MixMap;
 use crate::moves::whole_turn;
 use crate::search::{allowed, next_distance, Stage};
 use crate::SolveError;
@@ -49,7 +50,7 @@ impl Solver {
 /// meets them, a move table, and the distance of (arrangement, PLL bit) to solved
 /// up to the half turns x2, y2, z2 under the moves phase 3 searches.
 pub(super) struct PairCentres {
-    pub(super) index: std::collections::HashMap<u64, u16>,
+    pub(super) index: MixMap<u64, u16>,
     pub(super) moves: Vec<[u16; 20]>,
     pub(super) dist: Vec<u8>,
 }
@@ -65,7 +66,8 @@ impl PairCentres {
         let st = &stages.stages[2];
         let cube = &stages.cube;
         let solved = st.space.project(&cube.solved(), &st.marked);
-        let mut index = std::collections::HashMap::from([(solved, 0u16)]);
+        let mut index = MixMap::with_capacity_and_hasher(1 << 16, Default::default());
+        index.insert(solved, 0u16);
         let mut masks = vec![solved];
         let mut moves: Vec<[u16; 20]> = Vec::new();
         let mut k = 0;

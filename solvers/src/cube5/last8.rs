@@ -188,17 +188,28 @@ impl Last8 {
             Some(SpaceDef::Reduction5 { moves: m, .. }) if m == moves && m.len() == MOVES => {}
             _ => return Err(bad("not a table of the last stage's group".into())),
         }
-        let centres = [
-            Centres::new(CENTRE_IDS[0], &moves)?,
-            Centres::new(CENTRE_IDS[1], &moves)?,
-        ];
-        Ok(Last8 {
-            joint: JointCentres::new(&centres, moves.len()),
-            centres,
-            space: Last8Space::new(&moves).map_err(|e| TableError::model(ID, e))?,
-            tab: Trits::load_trits(ID, dir, quiet)?,
-            tredges: Tredges::new(),
-            moves,
+        // The pairing space's move tables on a second thread, the centres'
+        // distances and the table here.
+        std::thread::scope(|sc| {
+            let space = sc.spawn(|| Last8Space::new(&moves).map_err(|e| TableError::model(ID, e)));
+            let centres = [
+                Centres::new(CENTRE_IDS[0], &moves)?,
+                Centres::new(CENTRE_IDS[1], &moves)?,
+            ];
+            let joint = JointCentres::new(&centres, moves.len());
+            let tab = Trits::load_trits(ID, dir, quiet)?;
+            let space = match space.join() {
+                Ok(space) => space?,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            Ok(Last8 {
+                joint,
+                centres,
+                space,
+                tab,
+                tredges: Tredges::new(),
+                moves: moves.clone(),
+            })
         })
     }
 

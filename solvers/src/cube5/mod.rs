@@ -148,14 +148,36 @@ pub const STAGES: [&str; 6] = ["centres-ud", "sides", "split", "pair-e", "last8"
 impl Solver {
     /// Loads (or builds) every table the solver uses from `dir`.
     pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
-        Ok(Solver {
-            cube: CubeN::new(5),
-            ud: CentreStage::ud(dir, quiet)?,
-            sides: Sides::load(dir, quiet)?,
-            split: Split::load(dir, quiet)?,
-            epair: EPair::load(dir, quiet)?,
-            last8: Last8::load(dir, quiet)?,
-            solver3: Solver3::load(dir, quiet)?,
+        // The last stages and the 3x3x3 finish load on a second thread
+        // beside the first stages (their tables are missing together only
+        // on a first run, when building them is what takes the time).
+        std::thread::scope(|sc| {
+            let rest = sc.spawn(|| -> Result<_, TableError> {
+                Ok((Last8::load(dir, quiet)?, Solver3::load(dir, quiet)?))
+            });
+            let first = (|| -> Result<_, TableError> {
+                Ok((
+                    CentreStage::ud(dir, quiet)?,
+                    Sides::load(dir, quiet)?,
+                    Split::load(dir, quiet)?,
+                    EPair::load(dir, quiet)?,
+                ))
+            })();
+            let rest = match rest.join() {
+                Ok(rest) => rest,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            let (ud, sides, split, epair) = first?;
+            let (last8, solver3) = rest?;
+            Ok(Solver {
+                cube: CubeN::new(5),
+                ud,
+                sides,
+                split,
+                epair,
+                last8,
+                solver3,
+            })
         })
     }
 

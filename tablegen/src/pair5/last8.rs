@@ -101,8 +101,15 @@ impl Last8Space {
             }
             out
         };
-        let hmove = table(0);
-        let lmove = table(1);
+        // The two move tables side by side (a solver loads this space).
+        let (hmove, lmove) = std::thread::scope(|sc| {
+            let low = sc.spawn(|| table(1));
+            let high = table(0);
+            match low.join() {
+                Ok(low) => (high, low),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        });
         // Symmetries: every permutation of the slots that conjugates each
         // move (all three kinds at once) into a move.
         let set: std::collections::HashSet<[[u8; 8]; 3]> = slot_moves.iter().copied().collect();
