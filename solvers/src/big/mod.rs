@@ -212,17 +212,28 @@ impl Solver {
         }
         let reducer = Reducer::new(n);
         let small = if n <= NESTED_MAX_N {
-            let route = nested::Nested::new(n, opts);
-            let four = if route.needs_four() {
-                Some(Box::new(crate::cube4::Solver::load(dir, quiet)?))
-            } else {
-                None
-            };
-            Small::Nested(
-                four,
-                Box::new(crate::cube5::Solver::load(dir, quiet)?),
-                Box::new(route),
-            )
+            // The route's cycles are made on a second thread while the
+            // small cubes' solvers load.
+            std::thread::scope(|sc| {
+                let route = sc.spawn(|| nested::Nested::new(n, opts));
+                // The innermost cube: a 4x4x4 for even N.
+                let four = if n.is_multiple_of(2) {
+                    Some(Box::new(crate::cube4::Solver::load(dir, quiet)?))
+                } else {
+                    None
+                };
+                let five = Box::new(crate::cube5::Solver::load(dir, quiet)?);
+                let route = match route.join() {
+                    Ok(route) => route,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                };
+                if route.needs_four() != four.is_some() {
+                    return Err(SolveError::Internal(format!(
+                        "the {n}-cube's route ends in the wrong small cube"
+                    )));
+                }
+                Ok::<_, SolveError>(Small::Nested(four, five, Box::new(route)))
+            })?
         } else if n.is_multiple_of(2) {
             Small::Four(Box::new(crate::cube4::Solver::load(dir, quiet)?))
         } else {
@@ -480,6 +491,80 @@ mod tests {
     /// Each centre group's own cycles are its kind's first group's, renamed
     /// (what [`Reducer::kind_candidates`] relies on), on cubes with several
     /// groups of each kind.
+    /// The cycles as the batched, prefetched index keeps them are the ones a
+    /// plain map keeps, read one by one in the same order: a cycle per
+    /// effect, the cheapest, the first of equals, where its effect first
+    /// came.
+    #[test]
+    fn the_effect_index_keeps_what_a_map_keeps() {
+        let r = Reducer::new(7);
+        for (g, (_, facelets)) in r.groups.iter().enumerate().take(2) {
+            let lay = r.layout(facelets[0], false);
+            let lead = cycles::marks(r.cube.facelets(), facelets.iter().copied());
+            let got = r.candidates(facelets, &lay, &lead, &r.small_setups);
+            // The reference: every (base, setup) in order, a HashMap.
+            let k = lay.size;
+            let carry = |f: u16| {
+                let f = f as usize;
+                let (face, row, col) = (f / (k * k), (f / k) % k, f % k);
+                let (row, col) = (lay.map[row], lay.map[col]);
+                (row < r.n && col < r.n).then(|| ((face * r.n + row) * r.n + col) as u32)
+            };
+            let next_to = r.next_turns(&r.small_setups);
+            // (base, setup, cost, pairs) of each cycle kept.
+            type Kept = (u32, u32, u32, Vec<(u32, u32)>);
+            let mut want: Vec<Kept> = Vec::new();
+            let mut index: HashMap<u64, usize> = HashMap::new();
+            for (bi, b) in cycles::bases(lay.kind).iter().enumerate() {
+                let Some(pairs) = (b.pairs.iter())
+                    .map(|&(f, t)| Some((carry(f)?, carry(t)?)))
+                    .collect::<Option<Vec<_>>>()
+                else {
+                    continue;
+                };
+                if pairs.len() > cycles::MAX_PAIRS
+                    || !pairs.iter().all(|&(f, _)| facelets.contains(&(f as usize)))
+                {
+                    continue;
+                }
+                for (si, st) in r.small_setups.iter().enumerate() {
+                    if let Some(p) = &next_to[si] {
+                        if pairs.iter().all(|&(f, _)| p[f as usize] as u32 == f) {
+                            continue;
+                        }
+                    }
+                    let mut moved: Vec<(u32, u32)> = (pairs.iter())
+                        .map(|&(f, t)| (st.dest[f as usize], st.dest[t as usize]))
+                        .collect();
+                    moved.sort_unstable();
+                    let key = cycles::effect_key(moved.iter().copied());
+                    let cost = cycles::base_cost(&b.moves)
+                        + if st.kept { 1 } else { 2 } * st.moves.len() as u32;
+                    let at = index.get(&key).copied();
+                    if at.is_some_and(|i| want[i].2 <= cost) {
+                        continue;
+                    }
+                    moved.sort_by_key(|&(f, _)| !lead[f as usize]);
+                    let entry = (bi as u32, si as u32, cost, moved);
+                    match at {
+                        Some(i) => want[i] = entry,
+                        None => {
+                            index.insert(key, want.len());
+                            want.push(entry);
+                        }
+                    }
+                }
+            }
+            assert_eq!(got.len(), want.len(), "group {g}");
+            for (a, b) in got.iter().zip(&want) {
+                assert_eq!(
+                    (a.base, a.setup, a.cost, a.pairs()),
+                    (b.0, b.1, b.2, &b.3[..])
+                );
+            }
+        }
+    }
+
     #[test]
     fn groups_of_a_kind_share_their_cycles() {
         for n in [9, 10] {

@@ -50,6 +50,88 @@ pub(super) fn lift_by(last: &[u8], m: Move) -> Vec<Move> {
     }
 }
 
+/// Setups read per batch in [`Reducer::candidates`].
+const BATCH: usize = 32;
+
+/// A cycle behind a setup, waiting in its batch: the setup, its effect's
+/// key, its cost, its pairs.
+type Pending = (usize, u64, u32, [(u32, u32); MAX_PAIRS]);
+
+/// Cycles by effect key ([`effect_key`]): an open-addressing table with
+/// linear probing of (key, index + 1, cost), index 0 for an empty slot,
+/// kept at most half full (the cost is there so that the far larger list of
+/// cycles is only read for a cycle kept). Unlike a library map, its slot for a key is known before the
+/// lookup, so it can be prefetched.
+struct EffectIndex {
+    slots: Vec<(u64, u32, u32)>,
+    len: usize,
+}
+
+impl EffectIndex {
+    fn new() -> EffectIndex {
+        EffectIndex {
+            slots: vec![(0, 0, 0); 1 << 16],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        // The keys are hashes already; the multiply spreads their high bits.
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & (self.slots.len() - 1)
+    }
+
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        crate::tables::prefetch(&self.slots, self.home(key));
+    }
+
+    /// The slot of `key`: `Ok` where it is, `Err` the empty slot where it
+    /// would go.
+    #[inline]
+    fn find(&self, key: u64) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let (k, v, _) = self.slots[i];
+            if v == 0 {
+                return Err(i);
+            }
+            if k == key {
+                return Ok(i);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Sets the entry of `key` to cycle `at` of cost `cost`.
+    fn set(&mut self, key: u64, at: usize, cost: u32) {
+        match self.find(key) {
+            Ok(i) => self.slots[i] = (key, at as u32 + 1, cost),
+            Err(i) => {
+                self.slots[i] = (key, at as u32 + 1, cost);
+                self.len += 1;
+                if 2 * self.len > self.slots.len() {
+                    let bigger = vec![(0, 0, 0); 2 * self.slots.len()];
+                    let old = std::mem::replace(&mut self.slots, bigger);
+                    self.len = 0;
+                    for (k, v, c) in old.into_iter().filter(|&(_, v, _)| v != 0) {
+                        self.set(k, v as usize - 1, c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The index and cost of the cycle of `key`.
+    #[inline]
+    fn get(&self, key: u64) -> Option<(usize, u32)> {
+        let i = self.find(key).ok()?;
+        let (_, v, c) = self.slots[i];
+        Some((v as usize - 1, c))
+    }
+}
+
 /// A centre orbit's two depths, the smaller first.
 pub(super) type Depths = (usize, usize);
 
@@ -232,11 +314,12 @@ impl Reducer {
             (r < n && c < n).then(|| ((face * n + r) * n + c) as u32)
         };
         let mut out: Vec<Cand> = Vec::new();
-        // Keyed by a hash of the effect already: no second hash.
-        let mut index: HashMap<u64, usize, BuildHasherDefault<KeyHasher>> =
-            HashMap::with_capacity_and_hasher(1 << 16, Default::default());
-        let mut buf = [(0u32, 0u32); MAX_PAIRS];
+        let mut index = EffectIndex::new();
         let next_to = self.next_turns(setups);
+        // Each base's setups in batches: the effects first, each one's
+        // slot in the index prefetched, then the batch read in order (the
+        // index is far larger than the cache: its misses now overlap).
+        let mut batch: Vec<Pending> = Vec::with_capacity(BATCH);
         for (bi, b) in bases(lay.kind).iter().enumerate() {
             let pairs: Option<Vec<(u32, u32)>> = b
                 .pairs
@@ -249,50 +332,55 @@ impl Reducer {
             {
                 continue;
             }
-            let cost = base_cost(&b.moves);
-            for (
-                si,
-                Setup {
-                    moves: s,
-                    dest,
-                    kept,
-                },
-            ) in setups.iter().enumerate()
-            {
-                // A setup whose turn next to the cycle moves none of its
-                // facelets does what the setup without that turn does, at a
-                // higher cost.
-                if let Some(p) = &next_to[si] {
-                    if pairs.iter().all(|&(f, _)| p[f as usize] as u32 == f) {
+            let base_cost = base_cost(&b.moves);
+            for first in (0..setups.len()).step_by(BATCH) {
+                batch.clear();
+                for si in first..(first + BATCH).min(setups.len()) {
+                    let Setup { dest, kept, moves } = &setups[si];
+                    // A setup whose turn next to the cycle moves none of its
+                    // facelets does what the setup without that turn does, at a
+                    // higher cost.
+                    if let Some(p) = &next_to[si] {
+                        if pairs.iter().all(|&(f, _)| p[f as usize] as u32 == f) {
+                            continue;
+                        }
+                    }
+                    let mut buf = [(0u32, 0u32); MAX_PAIRS];
+                    let moved = &mut buf[..pairs.len()];
+                    for (slot, &(f, t)) in moved.iter_mut().zip(&pairs) {
+                        *slot = (dest[f as usize], dest[t as usize]);
+                    }
+                    moved.sort_unstable();
+                    let key = effect_key(moved.iter().copied());
+                    index.prefetch(key);
+                    let cost = base_cost + if *kept { 1 } else { 2 } * moves.len() as u32;
+                    batch.push((si, key, cost, buf));
+                }
+                for (si, key, cost, mut buf) in batch.drain(..) {
+                    let at = index.get(key);
+                    if at.is_some_and(|(_, c)| c <= cost) {
                         continue;
                     }
-                }
-                let moved = &mut buf[..pairs.len()];
-                for (slot, &(f, t)) in moved.iter_mut().zip(&pairs) {
-                    *slot = (dest[f as usize], dest[t as usize]);
-                }
-                moved.sort_unstable();
-                let key = effect_key(moved.iter().copied());
-                let cost = cost + if *kept { 1 } else { 2 } * s.len() as u32;
-                let at = index.get(&key).copied();
-                if at.is_some_and(|i| out[i].cost <= cost) {
-                    continue;
-                }
-                // The units' first facelets first.
-                moved.sort_by_key(|&(f, _)| !lead[f as usize]);
-                let cand = Cand {
-                    base: bi as u32,
-                    setup: si as u32,
-                    cost,
-                    leads: moved.iter().filter(|&&(f, _)| lead[f as usize]).count() as u8,
-                    len: moved.len() as u8,
-                    moved: buf,
-                };
-                match at {
-                    Some(i) => out[i] = cand,
-                    None => {
-                        index.insert(key, out.len());
-                        out.push(cand);
+                    let moved = &mut buf[..pairs.len()];
+                    // The units' first facelets first.
+                    moved.sort_by_key(|&(f, _)| !lead[f as usize]);
+                    let cand = Cand {
+                        base: bi as u32,
+                        setup: si as u32,
+                        cost,
+                        leads: moved.iter().filter(|&&(f, _)| lead[f as usize]).count() as u8,
+                        len: moved.len() as u8,
+                        moved: buf,
+                    };
+                    match at {
+                        Some((i, _)) => {
+                            out[i] = cand;
+                            index.set(key, i, cost);
+                        }
+                        None => {
+                            index.set(key, out.len(), cost);
+                            out.push(cand);
+                        }
                     }
                 }
             }
