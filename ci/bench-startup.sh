@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Start-up benchmark: the whole `cubesolve solve` process on a 2-move
+# scramble (so that loading is nearly all of it), best of N runs per puzzle,
+# tables already built; and, apart, the peak memory of that process. Not a
+# test: run it on an idle machine.
+#   ci/bench-startup.sh [--runs N] [--tables DIR] [PUZZLE...]
+#   (default puzzles: 2x2x2 3x3x3 4x4x4 5x5x5 6x6x6 7x7x7; default runs: 10)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=10
+tables=()
+puzzles=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --runs) runs=$2; shift ;;
+    --tables) tables=(--tables "$2"); shift ;;
+    -h | --help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "bench-startup.sh: unknown option $1" >&2; exit 2 ;;
+    *) puzzles+=("$1") ;;
+  esac
+  shift
+done
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench-startup.sh: --runs must be a positive integer, not '$runs'" >&2; exit 2; }
+[ ${#puzzles[@]} -gt 0 ] || puzzles=(2x2x2 3x3x3 4x4x4 5x5x5 6x6x6 7x7x7)
+cargo build --release -q --bin cubesolve
+bin=target/release/cubesolve
+echo "machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+printf '%-12s %12s %12s %10s\n' puzzle "best ms" "median ms" "peak MiB"
+rss=$(mktemp)
+trap 'rm -f "$rss"' EXIT
+for p in "${puzzles[@]}"; do
+  # A first run builds any missing table; it is not counted.
+  "$bin" "${tables[@]}" solve --puzzle "$p" --scramble "R U" > /dev/null
+  times=()
+  for _ in $(seq "$runs"); do
+    s=$(date +%s%N)
+    /usr/bin/time -f '%M' -o "$rss" "$bin" "${tables[@]}" solve --puzzle "$p" --scramble "R U" > /dev/null
+    times+=($(( ($(date +%s%N) - s) / 1000 )))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | python3 -c '
+import sys
+name, kib = sys.argv[1], int(open(sys.argv[2]).read().split()[-1])
+t = [int(x) for x in sys.stdin]
+print(f"{name:<12} {t[0] / 1000:>12.1f} {t[len(t) // 2] / 1000:>12.1f} {kib / 1024:>10.0f}")
+' "$p" "$rss"
+done
