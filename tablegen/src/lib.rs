@@ -36,3 +36,12 @@ pub mod pyraminx;
 pub mod validate;
 
 pub use error::{ModelError, StateError};
+
+/// The value of a scoped thread, its panic carried on to the caller (the
+/// threads that load or build side by side).
+pub fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    match handle.join() {
+        Ok(value) => value,
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}

@@ -223,10 +223,7 @@ impl Solver {
                     None
                 };
                 let five = Box::new(crate::cube5::Solver::load(dir, quiet)?);
-                let route = match route.join() {
-                    Ok(route) => route,
-                    Err(panic) => std::panic::resume_unwind(panic),
-                };
+                let route = tablegen::joined(route);
                 if route.needs_four() != four.is_some() {
                     return Err(SolveError::Internal(format!(
                         "the {n}-cube's route ends in the wrong small cube"

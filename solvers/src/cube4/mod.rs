@@ -226,10 +226,7 @@ impl Solver {
         // The 3x3x3 finish loads on a second thread beside the rest.
         std::thread::scope(|sc| {
             let solver3 = sc.spawn(|| Solver3::load(dir, quiet));
-            let join = || match solver3.join() {
-                Ok(s) => s,
-                Err(panic) => std::panic::resume_unwind(panic),
-            };
+            let join = || tablegen::joined(solver3);
             Self::load_with(dir, quiet, join)
         })
     }
@@ -298,10 +295,7 @@ impl Solver {
             let either = sc.spawn(|| either_frame(&sides, sides_tab.bytes(), p2_moves.len()));
             let centres3 =
                 PairCentres::new(&stages, &p3_moves, &p3_centre_move, &p3_pll, &p3_active);
-            match either.join() {
-                Ok(e) => (centres3, e),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
+            (centres3, tablegen::joined(either))
         });
         let ud_turns = (0..8)
             .map(|k| {

@@ -198,10 +198,7 @@ impl Last8 {
             ];
             let joint = JointCentres::new(&centres, moves.len());
             let tab = Trits::load_trits(ID, dir, quiet)?;
-            let space = match space.join() {
-                Ok(space) => space?,
-                Err(panic) => std::panic::resume_unwind(panic),
-            };
+            let space = tablegen::joined(space)?;
             Ok(Last8 {
                 joint,
                 centres,

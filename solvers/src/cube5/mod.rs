@@ -163,10 +163,7 @@ impl Solver {
                     EPair::load(dir, quiet)?,
                 ))
             })();
-            let rest = match rest.join() {
-                Ok(rest) => rest,
-                Err(panic) => std::panic::resume_unwind(panic),
-            };
+            let rest = tablegen::joined(rest);
             let (ud, sides, split, epair) = first?;
             let (last8, solver3) = rest?;
             Ok(Solver {

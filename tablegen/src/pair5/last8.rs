@@ -105,10 +105,7 @@ impl Last8Space {
         let (hmove, lmove) = std::thread::scope(|sc| {
             let low = sc.spawn(|| table(1));
             let high = table(0);
-            match low.join() {
-                Ok(low) => (high, low),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
+            (high, crate::joined(low))
         });
         // Symmetries: every permutation of the slots that conjugates each
         // move (all three kinds at once) into a move.
