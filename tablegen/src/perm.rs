@@ -36,16 +36,28 @@ pub fn perm_rank(p: &[u8]) -> u64 {
 }
 
 /// Inverse of [`perm_rank`].
-pub fn perm_unrank(r: u64, n: usize) -> Vec<u8> {
-    let mut out = vec![0u8; n];
-    perm_unrank_into(r, &mut out);
+pub fn perm_unrank(mut r: u64, n: usize) -> Vec<u8> {
+    if n <= 16 {
+        let mut out = vec![0u8; n];
+        perm_unrank_into(r, &mut out);
+        return out;
+    }
+    // Past 16 values the nibble list does not hold them: a list of values.
+    let mut avail: Vec<u8> = (0..n as u8).collect();
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let f = FACTORIALS[n - 1 - i];
+        out.push(avail.remove((r / f) as usize));
+        r %= f;
+    }
     out
 }
 
-/// [`perm_unrank`] into `out` (its length is `n`, at most 16), without allocating.
+/// [`perm_unrank`] into `out` without allocating; `out` holds at most 16
+/// values (longer is a caller's bug: it panics).
 pub fn perm_unrank_into(mut r: u64, out: &mut [u8]) {
     let n = out.len();
-    debug_assert!(n <= 16);
+    assert!(n <= 16, "perm_unrank_into takes at most 16 values, not {n}");
     // The unused values as nibbles, smallest first.
     let mut avail: u64 = 0xfedc_ba98_7654_3210;
     for (i, slot) in out.iter_mut().enumerate() {
@@ -278,6 +290,11 @@ mod tests {
         assert_eq!(perm_unrank(0, 16), first);
         assert_eq!(perm_unrank(factorial(16) - 1, 16), last);
         assert_eq!(perm_rank(&last), factorial(16) - 1);
+        // Past 16 values, the other path.
+        let last20: Vec<u8> = (0..20).rev().collect();
+        assert_eq!(perm_unrank(factorial(20) - 1, 20), last20);
+        let p = perm_unrank(123_456_789_012_345, 20);
+        assert_eq!(perm_rank(&p), 123_456_789_012_345);
     }
 
     #[test]

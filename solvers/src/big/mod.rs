@@ -485,9 +485,6 @@ mod tests {
         }
     }
 
-    /// Each centre group's own cycles are its kind's first group's, renamed
-    /// (what [`Reducer::kind_candidates`] relies on), on cubes with several
-    /// groups of each kind.
     /// The cycles as the batched, prefetched index keeps them are the ones a
     /// plain map keeps, read one by one in the same order: a cycle per
     /// effect, the cheapest, the first of equals, where its effect first
@@ -562,6 +559,9 @@ mod tests {
         }
     }
 
+    /// Each centre group's own cycles are its kind's first group's, renamed
+    /// (what [`Reducer::kind_candidates`] relies on), on cubes with several
+    /// groups of each kind.
     #[test]
     fn groups_of_a_kind_share_their_cycles() {
         for n in [9, 10] {

@@ -192,15 +192,6 @@ impl P2Moves {
 impl Solver {
     /// The solver with its tables from `dir` (built and saved there when missing).
     pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
-        // The table of cubes near solved is built beside the rest: a short
-        // scramble's solve starts with it.
-        std::thread::scope(|s| {
-            s.spawn(crate::short::warm_near_table);
-            Self::load_tables(dir, quiet)
-        })
-    }
-
-    fn load_tables(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
         let mut tables = Vec::new();
         for id in TABLE_IDS {
             tables.push(Nibbles::load(id, dir, quiet)?);
@@ -424,7 +415,13 @@ pub fn names(moves: &[usize]) -> Vec<String> {
 
 impl crate::puzzle::CubeSolver for Solver {
     fn load_cube(_: usize, tables: &Path, quiet: bool) -> Result<Solver, SolveError> {
-        Ok(Solver::load(tables, quiet)?)
+        // As the 3x3x3 puzzle (not a bigger cube's finish, which never
+        // solves optimally), the table of cubes near solved is built beside
+        // the rest: a short scramble's solve starts with it.
+        std::thread::scope(|s| {
+            s.spawn(crate::short::warm_near_table);
+            Ok(Solver::load(tables, quiet)?)
+        })
     }
     fn parse_cube(
         _: usize,

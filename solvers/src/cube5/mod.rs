@@ -149,8 +149,7 @@ impl Solver {
     /// Loads (or builds) every table the solver uses from `dir`.
     pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
         // The last stages and the 3x3x3 finish load on a second thread
-        // beside the first stages (their tables are missing together only
-        // on a first run, when building them is what takes the time).
+        // beside the first stages: their tables are different files.
         std::thread::scope(|sc| {
             let rest = sc.spawn(|| -> Result<_, TableError> {
                 Ok((Last8::load(dir, quiet)?, Solver3::load(dir, quiet)?))
