@@ -10,7 +10,7 @@ use crate::cube::CubeN;
 use crate::notation::{format_alg, Face, Move};
 use crate::progress::Progress;
 use crate::projection::{Block, Orbit, ProjectionDef};
-use crate::{cube2, cube3, cube4, cube5, domino, kociemba, projection, pyraminx};
+use crate::{cube2, cube3, cube4, cube5, domino, kociemba, optimal3, projection, pyraminx};
 use tablefmt::Encoding;
 
 /// How the states of a table are produced and ranked.
@@ -37,6 +37,8 @@ pub enum SpaceDef {
     },
     /// A pruning space of the 3x3x3 two-phase algorithm.
     Cube3(kociemba::PhaseSpace),
+    /// A pruning space of the optimal 3x3x3 solver.
+    Optimal3(optimal3::OptimalSpace),
     /// A 4x4x4 reduction space (side centres, wing split or pairing), see [`cube4`].
     Reduction4 {
         /// Which space.
@@ -112,6 +114,7 @@ impl TableDef {
                 .into_iter()
                 .map(|m| cube3::MOVE_NAMES[m].to_string())
                 .collect(),
+            SpaceDef::Optimal3(_) => cube3::MOVE_NAMES.iter().map(|m| m.to_string()).collect(),
             SpaceDef::Facelets { moves, .. }
             | SpaceDef::SparseFacelets { moves, .. }
             | SpaceDef::Reduction4 { moves, .. }
@@ -137,6 +140,7 @@ impl TableDef {
             }
             SpaceDef::Facelets { def, .. } => def.describe(),
             SpaceDef::Cube3(p) => p.describe().into(),
+            SpaceDef::Optimal3(p) => p.describe().into(),
             SpaceDef::Reduction4 { space, .. } => space.describe(),
             SpaceDef::Reduction5 { space, .. } => space.describe(),
             SpaceDef::SparseFacelets { def, max_depth, .. } => {
@@ -288,6 +292,7 @@ pub fn build_with(
             dense(domino::DominoSpace::new(moves), engine, progress)
         }
         SpaceDef::Cube3(p) => dense(kociemba::PhaseBfs::new(*p), engine, progress),
+        SpaceDef::Optimal3(p) => dense(optimal3::OptimalBfs::new(*p), engine, progress),
         SpaceDef::Reduction4 { space, moves } => match *space {
             cube4::Reduction4::SideCentres => {
                 dense(cube4::SideCentresSpace::new(moves)?, engine, progress)
@@ -566,6 +571,26 @@ pub fn catalog() -> Vec<TableDef> {
             expected_states: 5328 * 70,
             expected_histogram: None,
             source: "5328 classes (Burnside) x C(8,4); = unreduced 8! x C(8,4) BFS = hash-set BFS over cubies (min2phase uses this pair)",
+        },
+        TableDef {
+            id: "3x3x3-optimal-corners",
+            puzzle: "3x3x3",
+            summary: "optimal solver bound: every corner (permutation class under the 16 U-D symmetries x twist)",
+            space: SpaceDef::Optimal3(optimal3::OptimalSpace::Corners),
+            encoding: Encoding::Nibble,
+            expected_states: optimal3::CPERM_CLASSES as u64 * 2187,
+            expected_histogram: None,
+            source: "2768 classes (Kociemba; Burnside) x 3^7; unreduced: 88,179,840 corner positions, = unreduced BFS",
+        },
+        TableDef {
+            id: "3x3x3-optimal-flipslice-twist",
+            puzzle: "3x3x3",
+            summary: "optimal solver bound: phase-1 coset (flip-slice class under the 16 U-D symmetries x twist)",
+            space: SpaceDef::Optimal3(optimal3::OptimalSpace::FlipSliceTwist),
+            encoding: Encoding::Nibble,
+            expected_states: optimal3::FLIPSLICE_CLASSES as u64 * 2187,
+            expected_histogram: None,
+            source: "64,430 classes (Kociemba; Burnside) x 3^7; unreduced: the 2,217,093,120 cosets at M. Reid's depths (1995)",
         },
         TableDef {
             id: "4x4x4-ud-stage",

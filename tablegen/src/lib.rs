@@ -27,6 +27,7 @@ pub mod error;
 pub mod install;
 pub mod kociemba;
 pub mod notation;
+pub mod optimal3;
 pub mod orbits;
 pub mod pair5;
 pub mod perm;

@@ -36,12 +36,12 @@ fn labelled(corner: impl Fn(usize, usize) -> u8, edge: impl Fn(usize, usize) -> 
 
 /// All pairs `(a, b)` of two coordinates, ranked `a * b_size + b`, moved by the
 /// move tables: the unreduced space behind a reduced table.
-struct Pair {
-    a: &'static [u16],
-    b: &'static [u16],
-    a_size: usize,
-    b_size: usize,
-    moves: usize,
+pub struct Pair {
+    pub a: &'static [u16],
+    pub b: &'static [u16],
+    pub a_size: usize,
+    pub b_size: usize,
+    pub moves: usize,
 }
 
 impl Space for Pair {

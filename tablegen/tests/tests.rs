@@ -11,6 +11,7 @@ mod http_server;
 mod install_http;
 mod kociemba_tables;
 mod model;
+mod optimal_tables;
 mod reduction5_tables;
 mod reduction_tables;
 mod timely;

@@ -1,0 +1,510 @@
+//! The pruning spaces of the optimal 3x3x3 solver, reduced by the 16
+//! symmetries of the cube that keep the U-D axis (`D4h`: the four turns about
+//! U-D, the half turn that swaps U and D, and the left-right mirror).
+//!
+//! Two spaces, after Kociemba's optimal solver (kociemba.org, "optimal
+//! solver"):
+//!
+//! - **flip-slice x twist**: the phase-1 coset of the two-phase algorithm
+//!   (edge flip, where the four UD-slice edges are, corner twist), 2187 x 2048
+//!   x 495 = 2,217,093,120 cosets. Flip and slice together are closed under
+//!   the 16 symmetries (a quarter turn about U-D changes an edge's flip by
+//!   whether it is a slice edge and whether it sits in a slice slot), so they
+//!   are ranked as one coordinate of 1,013,760 values in 64,430 classes, and
+//!   the table is 64,430 x 2187 = 140,908,410 entries of at most 12 moves.
+//!   The solver reads it three times per node, once for each axis as U-D.
+//! - **corners**: corner permutation (2,768 classes) x corner twist =
+//!   6,053,616 entries of at most 11 moves: all of the corners, which the
+//!   first table does not see.
+//!
+//! An entry is `class * 2187 + twist`, the twist seen through the symmetry
+//! that takes the reduced coordinate to its class representative.
+
+use crate::bfs::Space;
+use crate::cube3::{moves, CubieCube};
+use crate::kociemba::{move_tables, rotation_cubie, N_FLIP, N_PERM8, N_SLICE, N_TWIST};
+use crate::notation::{Face, Move, MoveKind};
+use std::sync::OnceLock;
+
+/// Symmetries of the cube that keep the U-D axis.
+pub const N_SYM16: usize = 16;
+/// Raw flip-slice values: `slice * 2048 + flip`.
+pub const N_FLIPSLICE: usize = N_FLIP * N_SLICE;
+/// Flip-slice classes under the 16 symmetries (Kociemba's figure; the tests
+/// count them by Burnside's lemma too).
+pub const FLIPSLICE_CLASSES: usize = 64_430;
+/// Corner permutation classes under the 16 symmetries (Kociemba's figure;
+/// Burnside in the tests).
+pub const CPERM_CLASSES: usize = 2_768;
+
+/// Coordinate values in classes under the 16 symmetries, each class named by
+/// its smallest value.
+pub struct Classes16 {
+    /// Class of each value.
+    pub class_of: Vec<u16>,
+    /// For each value `x`, a symmetry `s` with `conj16(x, s)` = its class
+    /// representative.
+    pub sym_of: Vec<u8>,
+    /// Representative of each class.
+    pub rep: Vec<u32>,
+    /// Per class, the symmetries (bit `s`) that fix its representative.
+    pub stabilizer: Vec<u16>,
+}
+
+impl Classes16 {
+    fn new(n: usize, inv: &[u8; N_SYM16], conj: impl Fn(usize, usize) -> usize) -> Classes16 {
+        let mut class_of = vec![u16::MAX; n];
+        let mut sym_of = vec![0u8; n];
+        let mut rep = Vec::new();
+        let mut stabilizer = Vec::new();
+        for x in 0..n {
+            if class_of[x] != u16::MAX {
+                continue;
+            }
+            let class = u16::try_from(rep.len()).expect("at most 65,535 classes");
+            rep.push(x as u32);
+            let mut fixed = 0u16;
+            for (s, &undo) in inv.iter().enumerate() {
+                let g = conj(x, s);
+                if g == x {
+                    fixed |= 1 << s;
+                }
+                if class_of[g] == u16::MAX {
+                    // g = conj(x, s), so conj(g, s^-1) = x.
+                    class_of[g] = class;
+                    sym_of[g] = undo;
+                }
+            }
+            stabilizer.push(fixed);
+        }
+        Classes16 {
+            class_of,
+            sym_of,
+            rep,
+            stabilizer,
+        }
+    }
+
+    /// Number of classes.
+    pub fn classes(&self) -> usize {
+        self.rep.len()
+    }
+
+    /// Size of class `c`'s orbit (16 over its stabilizer's size).
+    pub fn orbit(&self, c: usize) -> u64 {
+        (N_SYM16 / self.stabilizer[c].count_ones() as usize) as u64
+    }
+}
+
+/// The 16 symmetries and the coordinates' conjugation tables. Symmetry `s`
+/// is `S = Y^(s%4) Z2^((s/4)%2)`, then the left-right mirror when `s >= 8`;
+/// it acts as `conj16(C, s)` = `M^m (S^-1 C S) M^m`.
+pub struct Sym16 {
+    /// `S` and `S^-1` of each symmetry's rotation part.
+    rot: [(CubieCube, CubieCube); N_SYM16],
+    /// `inv[s]`: the symmetry that undoes `s`.
+    pub inv: [u8; N_SYM16],
+    /// `twist_conj[t * 16 + s]`: twist of `conj16(t, s)`.
+    pub twist_conj: Vec<u16>,
+    /// `slice_conj[x * 16 + s]`: UD-slice positions of `conj16(x, s)`.
+    pub slice_conj: Vec<u16>,
+    /// `flip_conj[f * 16 + s]`: flip of `conj16` of the cube with flip `f`
+    /// and the slice edges home.
+    pub flip_conj: Vec<u16>,
+    /// `flip_mask[x * 16 + s]`: what moving the slice edges to positions `x`
+    /// changes in the conjugated flip (an XOR; see [`Sym16::flipslice_conj`]).
+    pub flip_mask: Vec<u16>,
+    /// `cperm_conj[p * 16 + s]`: corner permutation of `conj16(p, s)`.
+    pub cperm_conj: Vec<u16>,
+    /// Flip-slice values (`slice * 2048 + flip`) in classes.
+    pub flipslice: Classes16,
+    /// Corner permutations in classes.
+    pub cperm: Classes16,
+    /// `cperm_move[p * 18 + m]`: corner permutation `p` turned by move `m`.
+    pub cperm_move: Vec<u16>,
+}
+
+/// `conj16(C, s)` on cubies (see [`Sym16`]).
+pub fn conj16(c: &CubieCube, s: usize) -> CubieCube {
+    conj_by(&sym16().rot, c, s)
+}
+
+fn conj_by(rot: &[(CubieCube, CubieCube); N_SYM16], c: &CubieCube, s: usize) -> CubieCube {
+    let (r, r_inv) = &rot[s % 8];
+    let d = r_inv.multiply(c).multiply(r);
+    if s >= 8 {
+        d.mirror_lr()
+    } else {
+        d
+    }
+}
+
+/// A generic cube for telling symmetries apart (every piece moved, no
+/// symmetry of its own).
+fn generic_cube() -> CubieCube {
+    crate::cube3::random_cube(0x5eed_0016)
+}
+
+/// The symmetry tables, built once (about a tenth of a second).
+pub fn sym16() -> &'static Sym16 {
+    static T: OnceLock<Sym16> = OnceLock::new();
+    // Sequential on purpose, as `move_tables` (rayon workers may wait on it).
+    T.get_or_init(|| {
+        let rot = |f: Face, turns: u8| Move {
+            face: f,
+            kind: MoveKind::Rotation,
+            turns,
+        };
+        let rot: [(CubieCube, CubieCube); N_SYM16] = std::array::from_fn(|s| {
+            let mut alg = Vec::new();
+            if s % 4 != 0 {
+                alg.push(rot(Face::U, (s % 4) as u8));
+            }
+            if (s / 4) % 2 == 1 {
+                alg.push(rot(Face::F, 2));
+            }
+            let r = rotation_cubie(&alg);
+            (r, r.inverse())
+        });
+        let g = generic_cube();
+        let inv: [u8; N_SYM16] = std::array::from_fn(|s| {
+            let d = conj_by(&rot, &g, s);
+            (0..N_SYM16)
+                .find(|&t| conj_by(&rot, &d, t) == g)
+                .expect("the symmetries form a group") as u8
+        });
+        let table =
+            |n: usize, set: &dyn Fn(usize) -> CubieCube, get: &dyn Fn(&CubieCube) -> u16| {
+                let mut out = Vec::with_capacity(n * N_SYM16);
+                for x in 0..n {
+                    let c = set(x);
+                    out.extend((0..N_SYM16).map(|s| get(&conj_by(&rot, &c, s))));
+                }
+                out
+            };
+        let twist_conj = table(N_TWIST, &|x| CubieCube::with_twist(x as u16), &|c| {
+            c.twist()
+        });
+        let slice_conj = table(N_SLICE, &|x| CubieCube::with_slice(x as u16), &|c| {
+            c.slice()
+        });
+        let flip_conj = table(N_FLIP, &|x| CubieCube::with_flip(x as u16), &|c| c.flip());
+        let home = table(1, &|_| CubieCube::SOLVED, &|c| c.flip());
+        let mut flip_mask = table(N_SLICE, &|x| CubieCube::with_slice(x as u16), &|c| c.flip());
+        for (i, m) in flip_mask.iter_mut().enumerate() {
+            *m ^= home[i % N_SYM16];
+        }
+        let cperm_conj = table(N_PERM8, &|x| CubieCube::with_corner_perm(x as u16), &|c| {
+            c.corner_perm()
+        });
+        let flipslice = Classes16::new(N_FLIPSLICE, &inv, |x, s| {
+            let (slice, flip) = (x / N_FLIP, x % N_FLIP);
+            let f = flip_conj[flip * N_SYM16 + s] ^ flip_mask[slice * N_SYM16 + s];
+            slice_conj[slice * N_SYM16 + s] as usize * N_FLIP + f as usize
+        });
+        let cperm = Classes16::new(N_PERM8, &inv, |x, s| cperm_conj[x * N_SYM16 + s] as usize);
+        let mut cperm_move = Vec::with_capacity(N_PERM8 * 18);
+        for p in 0..N_PERM8 {
+            let c = CubieCube::with_corner_perm(p as u16);
+            cperm_move.extend(moves().iter().map(|m| c.multiply(m).corner_perm()));
+        }
+        Sym16 {
+            rot,
+            inv,
+            twist_conj,
+            slice_conj,
+            flip_conj,
+            flip_mask,
+            cperm_conj,
+            flipslice,
+            cperm,
+            cperm_move,
+        }
+    })
+}
+
+impl Sym16 {
+    /// The flip-slice value (`slice * 2048 + flip`) of `conj16(C, s)` for a
+    /// cube `C` of that flip and slice: the flip conjugated as if the slice
+    /// edges were home, XOR what their real positions change.
+    #[inline]
+    pub fn flipslice_conj(&self, flip: usize, slice: usize, s: usize) -> usize {
+        let f = self.flip_conj[flip * N_SYM16 + s] ^ self.flip_mask[slice * N_SYM16 + s];
+        self.slice_conj[slice * N_SYM16 + s] as usize * N_FLIP + f as usize
+    }
+
+    /// Entry of `(flip, slice, twist)` in the flip-slice x twist table.
+    #[inline]
+    pub fn flipslice_twist_index(&self, flip: usize, slice: usize, twist: usize) -> usize {
+        let x = slice * N_FLIP + flip;
+        let s = self.flipslice.sym_of[x] as usize;
+        self.flipslice.class_of[x] as usize * N_TWIST
+            + self.twist_conj[twist * N_SYM16 + s] as usize
+    }
+
+    /// Entry of `(corner perm, twist)` in the corners table.
+    #[inline]
+    pub fn corners_index(&self, cperm: usize, twist: usize) -> usize {
+        let s = self.cperm.sym_of[cperm] as usize;
+        self.cperm.class_of[cperm] as usize * N_TWIST
+            + self.twist_conj[twist * N_SYM16 + s] as usize
+    }
+}
+
+/// The two pruning spaces of the optimal solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptimalSpace {
+    /// Flip-slice class x twist, 140,908,410 entries.
+    FlipSliceTwist,
+    /// Corner permutation class x twist, 6,053,616 entries.
+    Corners,
+}
+
+impl OptimalSpace {
+    /// The ranking, for the table definition.
+    pub fn describe(self) -> &'static str {
+        match self {
+            OptimalSpace::FlipSliceTwist => {
+                "cube3 flipsliceclass{Y^a Z2^b M^c}(min rep of udslice*2048+flip, ascending)*2187+twist(S t S)"
+            }
+            OptimalSpace::Corners => {
+                "cube3 cpermclass{Y^a Z2^b M^c}(min rep, ascending)*2187+twist(S t S)"
+            }
+        }
+    }
+
+    /// Number of entries.
+    pub fn size(self) -> u64 {
+        let k = sym16();
+        match self {
+            OptimalSpace::FlipSliceTwist => (k.flipslice.classes() * N_TWIST) as u64,
+            OptimalSpace::Corners => (k.cperm.classes() * N_TWIST) as u64,
+        }
+    }
+
+    fn classes(self) -> &'static Classes16 {
+        match self {
+            OptimalSpace::FlipSliceTwist => &sym16().flipslice,
+            OptimalSpace::Corners => &sym16().cperm,
+        }
+    }
+
+    /// The histogram over the whole unreduced space (every coset, or every
+    /// corner position) from a reduced table's `depth` per entry: each class
+    /// row stands for its orbit's values, each with a row of the same depths.
+    pub fn unreduced_histogram(self, depth: impl Fn(usize) -> u8) -> Vec<u64> {
+        let classes = self.classes();
+        let mut hist = Vec::new();
+        for c in 0..classes.classes() {
+            let w = classes.orbit(c);
+            for t in 0..N_TWIST {
+                let d = depth(c * N_TWIST + t) as usize;
+                if hist.len() <= d {
+                    hist.resize(d + 1, 0);
+                }
+                hist[d] += w;
+            }
+        }
+        hist
+    }
+}
+
+/// An [`OptimalSpace`] as a BFS space over its 18 face moves.
+pub struct OptimalBfs {
+    space: OptimalSpace,
+    k: &'static Sym16,
+}
+
+impl OptimalBfs {
+    /// The BFS space of a table.
+    pub fn new(space: OptimalSpace) -> OptimalBfs {
+        OptimalBfs { space, k: sym16() }
+    }
+}
+
+impl Space for OptimalBfs {
+    fn size(&self) -> u64 {
+        self.space.size()
+    }
+    fn goals(&self) -> Vec<u64> {
+        let c = CubieCube::SOLVED;
+        let i = match self.space {
+            OptimalSpace::FlipSliceTwist => self.k.flipslice_twist_index(
+                c.flip() as usize,
+                c.slice() as usize,
+                c.twist() as usize,
+            ),
+            OptimalSpace::Corners => self
+                .k
+                .corners_index(c.corner_perm() as usize, c.twist() as usize),
+        };
+        vec![i as u64]
+    }
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let (k, mt) = (self.k, move_tables());
+        let classes = self.space.classes();
+        let (c, t) = (rank as usize / N_TWIST, rank as usize % N_TWIST);
+        let x = classes.rep[c] as usize;
+        for m in 0..18 {
+            let x2 = match self.space {
+                OptimalSpace::FlipSliceTwist => {
+                    let (slice, flip) = (x / N_FLIP, x % N_FLIP);
+                    mt.slice[slice * 18 + m] as usize * N_FLIP + mt.flip[flip * 18 + m] as usize
+                }
+                OptimalSpace::Corners => k.cperm_move[x * 18 + m] as usize,
+            };
+            let t2 = mt.twist[t * 18 + m] as usize;
+            let c2 = classes.class_of[x2] as usize;
+            let t2 = k.twist_conj[t2 * N_SYM16 + classes.sym_of[x2] as usize] as usize;
+            // A representative fixed by a symmetry has twin entries (the same
+            // coset seen through that symmetry): reach them together.
+            let stab = classes.stabilizer[c2];
+            for s in 0..N_SYM16 {
+                if stab >> s & 1 == 1 {
+                    let next = c2 * N_TWIST + k.twist_conj[t2 * N_SYM16 + s] as usize;
+                    if !f(next as u64) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube3::random_cube;
+
+    #[test]
+    fn sixteen_symmetries_form_a_group_keeping_the_face_moves() {
+        let g = generic_cube();
+        let seen: std::collections::HashSet<_> = (0..N_SYM16).map(|s| conj16(&g, s)).collect();
+        assert_eq!(seen.len(), N_SYM16, "sixteen different symmetries");
+        let k = sym16();
+        for s in 0..N_SYM16 {
+            // Closed under composition.
+            for t in 0..N_SYM16 {
+                let d = conj16(&conj16(&g, s), t);
+                assert!(seen.contains(&d), "{s} then {t}");
+            }
+            assert_eq!(conj16(&conj16(&g, s), k.inv[s] as usize), g);
+            // Face moves to face moves, the U-D axis kept.
+            for m in 0..18 {
+                let c = conj16(&moves()[m], s);
+                let image = (0..18).find(|&n| moves()[n] == c).expect("a face move");
+                assert_eq!(m / 3 % 3 == 0, image / 3 % 3 == 0, "U-D axis kept");
+            }
+        }
+    }
+
+    #[test]
+    fn conjugated_coordinates_depend_only_on_the_coordinates() {
+        let k = sym16();
+        for seed in 0..2000 {
+            let c = random_cube(seed);
+            for s in 0..N_SYM16 {
+                let d = conj16(&c, s);
+                let (f, sl) = (c.flip() as usize, c.slice() as usize);
+                assert_eq!(d.twist(), k.twist_conj[c.twist() as usize * N_SYM16 + s]);
+                assert_eq!(
+                    k.flipslice_conj(f, sl, s),
+                    d.slice() as usize * N_FLIP + d.flip() as usize
+                );
+                assert_eq!(
+                    d.corner_perm(),
+                    k.cperm_conj[c.corner_perm() as usize * N_SYM16 + s]
+                );
+            }
+            // The symmetry named for a value takes it to its representative.
+            let x = c.slice() as usize * N_FLIP + c.flip() as usize;
+            let d = conj16(&c, k.flipslice.sym_of[x] as usize);
+            let rep = k.flipslice.rep[k.flipslice.class_of[x] as usize] as usize;
+            assert_eq!(d.slice() as usize * N_FLIP + d.flip() as usize, rep);
+        }
+    }
+
+    #[test]
+    fn class_counts_are_kociembas_and_burnsides() {
+        let k = sym16();
+        assert_eq!(k.flipslice.classes(), FLIPSLICE_CLASSES);
+        assert_eq!(k.cperm.classes(), CPERM_CLASSES);
+        // Burnside: classes = mean number of values each symmetry fixes,
+        // counted on cubies (not through the XOR tables).
+        let fixed_cperm: usize = (0..N_SYM16)
+            .map(|s| {
+                (0..N_PERM8)
+                    .filter(|&p| {
+                        let c = CubieCube::with_corner_perm(p as u16);
+                        conj16(&c, s).corner_perm() as usize == p
+                    })
+                    .count()
+            })
+            .sum();
+        assert_eq!(fixed_cperm, CPERM_CLASSES * N_SYM16);
+        let mut fixed_fs = 0usize;
+        for slice in 0..N_SLICE {
+            let base = CubieCube::with_slice(slice as u16);
+            for flip in 0..N_FLIP {
+                let mut c = base;
+                c.eo = CubieCube::with_flip(flip as u16).eo;
+                for s in 0..N_SYM16 {
+                    let d = conj16(&c, s);
+                    if d.slice() as usize == slice && d.flip() as usize == flip {
+                        fixed_fs += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(fixed_fs, FLIPSLICE_CLASSES * N_SYM16);
+        // Orbits cover every value once.
+        let total: u64 = (0..k.flipslice.classes())
+            .map(|c| k.flipslice.orbit(c))
+            .sum();
+        assert_eq!(total, N_FLIPSLICE as u64);
+    }
+
+    #[test]
+    fn neighbours_are_the_moved_cubes_entries() {
+        let k = sym16();
+        for space in [OptimalSpace::FlipSliceTwist, OptimalSpace::Corners] {
+            let bfs = OptimalBfs::new(space);
+            let index = |c: &CubieCube| match space {
+                OptimalSpace::FlipSliceTwist => k.flipslice_twist_index(
+                    c.flip() as usize,
+                    c.slice() as usize,
+                    c.twist() as usize,
+                ),
+                OptimalSpace::Corners => {
+                    k.corners_index(c.corner_perm() as usize, c.twist() as usize)
+                }
+            } as u64;
+            for seed in 0..300 {
+                let c = random_cube(seed);
+                // The entry of the cube's class representative view.
+                let x = index(&c);
+                let mut got = Vec::new();
+                bfs.for_each_neighbour(x, |n| {
+                    got.push(n);
+                    true
+                });
+                // The entry stands for the cube seen through the symmetry
+                // that takes it to its class: each of that view's moves is
+                // a neighbour.
+                let sym = match space {
+                    OptimalSpace::FlipSliceTwist => {
+                        k.flipslice.sym_of[c.slice() as usize * N_FLIP + c.flip() as usize]
+                    }
+                    OptimalSpace::Corners => k.cperm.sym_of[c.corner_perm() as usize],
+                } as usize;
+                let v = conj16(&c, sym);
+                for m in 0..18 {
+                    assert!(
+                        got.contains(&index(&v.apply_move(m))),
+                        "{space:?} seed {seed}"
+                    );
+                }
+            }
+        }
+    }
+}
