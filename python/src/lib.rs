@@ -28,7 +28,8 @@ fn py_err(e: SolveError) -> PyErr {
 }
 
 /// A solution: `moves` (SiGN notation, one string), `length` (moves in the
-/// outer block turn metric) and `phases` (moves per phase, in order).
+/// outer block turn metric), `phases` (moves per phase, in order) and
+/// `optimal` (proven the shortest).
 #[pyclass(frozen, module = "cubesolve")]
 struct Solution {
     #[pyo3(get)]
@@ -36,6 +37,8 @@ struct Solution {
     #[pyo3(get)]
     length: usize,
     phase_list: Vec<(String, usize)>,
+    #[pyo3(get)]
+    optimal: bool,
 }
 
 #[pymethods]
@@ -217,13 +220,17 @@ fn read_position(
 /// `tablegen publish` (default: $CUBE_TABLES_FROM), from which a missing
 /// table is downloaded instead. `max_length` (3x3x3): stop at the first solution this
 /// short (default 21). `time_budget_ms`: time after which the best solution
-/// found is returned (3x3x3 default 1000, 4x4x4 240).
+/// found is returned (3x3x3 default 1000, 4x4x4 240). `optimal=True` (3x3x3):
+/// the shortest solution, proven, in the half-turn metric (its tables, about
+/// 75 MB, are built on first use); `hard_limit_ms`: the time after which a
+/// solve that has not finished gives up (optimal default: 10 minutes), with
+/// a RuntimeError naming the depth ruled out and the best solution found.
 ///
 /// Returns a Solution with `.moves` (str), `.length` (int), `.phases` (dict).
 /// Raises ValueError for bad input, OSError for a table that cannot be read,
 /// built or downloaded, RuntimeError when the solve runs out of time.
 #[pyfunction]
-#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None))]
+#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None, optimal=false, hard_limit_ms=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -235,15 +242,24 @@ fn solve(
     max_length: Option<usize>,
     time_budget_ms: Option<u64>,
     tables_from: Option<&str>,
+    optimal: bool,
+    hard_limit_ms: Option<u64>,
 ) -> PyResult<Solution> {
     let position = read_position(puzzle, state, scramble, order).map_err(py_err)?;
     // Unknown puzzles (a cube without a solver) are named before any table.
     registry::find(puzzle).map_err(py_err)?;
+    if optimal && !registry::solves_optimally(puzzle) {
+        return Err(PyValueError::new_err(format!(
+            "optimal=True: {puzzle} has no optimal solver (the 3x3x3 has)"
+        )));
+    }
     let dir = tables_dir(tables, tables_from)?;
     let defaults = Options::default();
     let opts = Options {
         time_budget: time_budget_ms.map(Duration::from_millis),
         max_length: max_length.unwrap_or(defaults.max_length),
+        hard_limit: hard_limit_ms.map(Duration::from_millis),
+        optimal,
         ..defaults
     };
     let name = puzzle.to_string();
@@ -254,6 +270,7 @@ fn solve(
         moves: sol.text(),
         length: sol.moves.len(),
         phase_list: sol.phases,
+        optimal: sol.optimal,
     })
 }
 

@@ -37,6 +37,7 @@ impl Solver {
         Ok(Solution {
             moves: moves.iter().map(|m| m.to_string()).collect(),
             phases: vec![("optimal".into(), moves.len())],
+            optimal: true,
         })
     }
 

@@ -164,6 +164,7 @@ impl Solver {
         Ok(Solution {
             phases: vec![("optimal".into(), moves.len())],
             moves,
+            optimal: true,
         })
     }
 }

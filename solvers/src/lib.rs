@@ -57,6 +57,18 @@ pub enum SolveError {
     /// Nothing was found within the hard time limit (the named phase ran out).
     #[error("no solution within the hard time limit ({0} ran out of time)")]
     OutOfTime(String),
+    /// An optimal solve ran out of time before it proved its answer.
+    #[error(
+        "no proven optimal solution within the hard time limit: none shorter than {proven} moves exists; best found ({best_moves} moves): {best}"
+    )]
+    NotProven {
+        /// Every solution is at least this long.
+        proven: usize,
+        /// The best solution found (canonical notation).
+        best: String,
+        /// Its length.
+        best_moves: usize,
+    },
     /// A fault of the solver itself.
     #[error("internal error: {0}")]
     Internal(String),
@@ -182,6 +194,9 @@ pub struct Solution {
     pub moves: Vec<String>,
     /// `(phase name, moves in that phase)`.
     pub phases: Vec<(String, usize)>,
+    /// The solution is proven the shortest in the puzzle's metric (a full
+    /// distance table's, or an optimal search finished to its depth).
+    pub optimal: bool,
 }
 
 impl Solution {
@@ -190,6 +205,7 @@ impl Solution {
         Solution {
             moves: moves.iter().map(|m| m.to_string()).collect(),
             phases: phases.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
+            optimal: false,
         }
     }
 

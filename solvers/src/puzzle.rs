@@ -46,6 +46,11 @@ pub struct Options {
     pub hard_limit: Option<Duration>,
     /// 3x3x3: stop at the first solution of at most this many moves.
     pub max_length: usize,
+    /// 3x3x3: the shortest solution, proven (bounded by the hard limit,
+    /// by default [`crate::cube3::optimal::DEFAULT_LIMIT`]). The 2x2x2, the
+    /// Pyraminx and the Domino are solved optimally anyway; other puzzles
+    /// refuse it ([`crate::registry::solves_optimally`]).
+    pub optimal: bool,
 }
 
 impl Default for Options {
@@ -54,6 +59,7 @@ impl Default for Options {
             time_budget: None,
             hard_limit: None,
             max_length: 21,
+            optimal: false,
         }
     }
 }

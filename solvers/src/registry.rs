@@ -112,6 +112,13 @@ pub fn puzzles() -> &'static [&'static dyn Puzzle] {
     })
 }
 
+/// Whether a solve of the puzzle `name` can be asked to be optimal
+/// ([`Options::optimal`]): the 3x3x3 by its optimal search, the 2x2x2, the
+/// Pyraminx and the Domino by their full distance tables.
+pub fn solves_optimally(name: &str) -> bool {
+    matches!(name, "2x2x2" | "3x3x3" | "pyraminx" | "domino")
+}
+
 /// The puzzle of a name, or an input error listing the names.
 pub fn find(name: &str) -> Result<&'static dyn Puzzle, SolveError> {
     if let Some(p) = puzzles().iter().copied().find(|p| p.name() == name) {

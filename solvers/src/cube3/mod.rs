@@ -29,6 +29,7 @@ use tablegen::kociemba::{
     N_TWIST, P2_MOVES,
 };
 use tablegen::notation::{Face, Move, MoveKind};
+pub mod optimal;
 mod two_phase;
 use two_phase::*;
 
@@ -58,6 +59,11 @@ pub struct Solver {
     axis_rotation: [Vec<Move>; 3],
     /// Those rotations as cubies, and their inverses.
     axis_cubie: [(CubieCube, CubieCube); 3],
+    /// Where the tables are, for the optimal solver's (loaded on its first
+    /// use: a two-phase solve never reads them).
+    dir: std::path::PathBuf,
+    quiet: bool,
+    optimal: std::sync::OnceLock<optimal::Optimal>,
 }
 
 /// Options of one solve.
@@ -199,23 +205,14 @@ impl Solver {
         let tables: [Nibbles; 6] = tables
             .try_into()
             .map_err(|_| TableError::Build("3x3x3".into(), "table count".into()))?;
-        let rot = |f: Face, t: u8| Move {
-            face: f,
-            kind: MoveKind::Rotation,
-            turns: t,
-        };
-        // z brings L to U, x brings F to U.
-        let axis_rotation = [vec![], vec![rot(Face::F, 1)], vec![rot(Face::R, 1)]];
+        let axis_rotation = axis_rotations();
         let axis_moves = std::array::from_fn(|a| {
             std::array::from_fn(|m| {
                 let mv = tablegen::cube::unrotate(&[move_of(m)], &axis_rotation[a])[0];
                 (0..18).find(|&k| move_of(k) == mv).unwrap_or(m)
             })
         });
-        let axis_cubie = std::array::from_fn(|a| {
-            let r = tablegen::kociemba::rotation_cubie(&axis_rotation[a]);
-            (r, r.inverse())
-        });
+        let axis_cubie = axis_cubies();
         let (mt, sym) = (move_tables(), sym8());
         let with_class = |moves: &[u16], c: &SymCoord| -> Vec<u32> {
             moves
@@ -233,7 +230,50 @@ impl Solver {
             axis_moves,
             axis_rotation,
             axis_cubie,
+            dir: dir.to_path_buf(),
+            quiet,
+            optimal: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The optimal solver, its tables loaded (or built) on first use.
+    pub fn optimal(&self) -> Result<&optimal::Optimal, TableError> {
+        if let Some(o) = self.optimal.get() {
+            return Ok(o);
+        }
+        let loaded = optimal::Optimal::load(&self.dir, self.quiet)?;
+        Ok(self.optimal.get_or_init(|| loaded))
+    }
+
+    /// The shortest solution of `cube` (move indices), proven; past
+    /// `limit`, [`SolveError::NotProven`] with the depth ruled out and a
+    /// two-phase solution.
+    pub fn solve_optimal(
+        &self,
+        cube: &CubieCube,
+        limit: Duration,
+    ) -> Result<Vec<usize>, SolveError> {
+        let deadline = Instant::now() + limit;
+        let opt = self.optimal()?;
+        // A two-phase solution first (a tenth of a second at most): once
+        // every shorter depth is ruled out, it is the answer, and it is
+        // what a solve out of time reports.
+        let known = self.solve(
+            cube,
+            Options {
+                max_length: opt.lower_bound(cube),
+                time_budget: Duration::from_millis(100),
+                strict: false,
+            },
+        );
+        match opt.solve(cube, Some(&known), Some(deadline)).outcome {
+            optimal::Outcome::Solved(moves) => Ok(moves),
+            optimal::Outcome::OutOfTime { proven } => Err(SolveError::NotProven {
+                proven,
+                best: names(&known).join(" "),
+                best_moves: known.len(),
+            }),
+        }
     }
 
     /// Bytes of pruning tables the solver reads.
@@ -408,6 +448,27 @@ impl Solver {
     }
 }
 
+/// The whole-cube rotations that bring each axis to U-D: none, z (L to U),
+/// x (F to U).
+fn axis_rotations() -> [Vec<Move>; 3] {
+    let rot = |f: Face, t: u8| Move {
+        face: f,
+        kind: MoveKind::Rotation,
+        turns: t,
+    };
+    [vec![], vec![rot(Face::F, 1)], vec![rot(Face::R, 1)]]
+}
+
+/// [`axis_rotations`] as cubies `R`, with their inverses: the cube `C` seen
+/// with axis `a` as U-D is `R^-1 C R`.
+fn axis_cubies() -> [(CubieCube, CubieCube); 3] {
+    let rotations = axis_rotations();
+    std::array::from_fn(|a| {
+        let r = tablegen::kociemba::rotation_cubie(&rotations[a]);
+        (r, r.inverse())
+    })
+}
+
 /// Move names of a solution.
 pub fn names(moves: &[usize]) -> Vec<String> {
     moves.iter().map(|&m| MOVE_NAMES[m].to_string()).collect()
@@ -439,6 +500,17 @@ impl crate::puzzle::CubeSolver for Solver {
     ) -> Result<crate::Solution, SolveError> {
         let cube = CubieCube::from_facelets(st)?;
         let (rotation, _) = tablegen::validate::orient_centres(&CubeN::new(3), st)?;
+        if opts.optimal {
+            let limit = opts.hard_limit.unwrap_or(optimal::DEFAULT_LIMIT);
+            let found = self.solve_optimal(&cube, limit)?;
+            let moves: Vec<Move> = found.iter().map(|&m| move_of(m)).collect();
+            let moves = tablegen::cube::unrotate(&moves, &rotation);
+            return Ok(crate::Solution {
+                moves: moves.iter().map(|m| m.to_string()).collect(),
+                phases: vec![("optimal".into(), moves.len())],
+                optimal: true,
+            });
+        }
         let opts = Options {
             max_length: opts.max_length,
             time_budget: opts.time_budget.unwrap_or(Duration::from_millis(1000)),
@@ -447,6 +519,7 @@ impl crate::puzzle::CubeSolver for Solver {
         // A cube a few turns from solved gets an optimal solution; the phase-1
         // bounds (admissible) send random states on to the two phases at once.
         let near = crate::short::optimal3(&cube, |c| self.lower_bound(c));
+        let optimal = near.is_some();
         let (found, phases) = match near {
             Some(found) => {
                 let phases = vec![("optimal", found.len())];
@@ -462,6 +535,7 @@ impl crate::puzzle::CubeSolver for Solver {
         Ok(crate::Solution {
             moves: moves.iter().map(|m| m.to_string()).collect(),
             phases: phases.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
+            optimal,
         })
     }
     /// The inverse of the two phases' solution of a random cube.
@@ -472,6 +546,7 @@ impl crate::puzzle::CubeSolver for Solver {
         let sol = crate::Solution {
             moves,
             phases: Vec::new(),
+            optimal: false,
         };
         crate::puzzle::cube_scramble(3, &sol)
     }

@@ -211,6 +211,7 @@ fn solve_series_pictures_each_phase() {
     let solution = Solution {
         moves: vec!["R'".into(), "U'".into()],
         phases: vec![("first".into(), 1), ("second one".into(), 1)],
+        optimal: false,
     };
     let series = solve_series("3x3x3", &pos, &solution).unwrap();
     let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
@@ -233,6 +234,7 @@ fn solve_series_pictures_each_phase() {
     let merged = Solution {
         moves: vec!["R'".into(), "U'".into()],
         phases: vec![("a".into(), 2), ("b".into(), 1), ("merged".into(), 1)],
+        optimal: false,
     };
     let series = solve_series("3x3x3", &pos, &merged).unwrap();
     assert_eq!(series.len(), 3);
