@@ -24,6 +24,9 @@ class Solution:
     @property
     def phases(self) -> Dict[str, int]:
         """Moves per phase of the solver, in the order they come in `moves`."""
+    @property
+    def optimal(self) -> bool:
+        """Proven the shortest (an optimal 3x3x3 solve, or a table walk)."""
     def __len__(self) -> int: ...
 
 def solve(
@@ -35,6 +38,9 @@ def solve(
     max_length: Optional[int] = None,
     time_budget_ms: Optional[int] = None,
     tables_from: Optional[str] = None,
+    optimal: bool = False,
+    hard_limit_ms: Optional[int] = None,
+    optimal_tables: str = "large",
 ) -> Solution:
     """Solves a puzzle: "2x2x2", "3x3x3", "4x4x4", "pyraminx" or "domino".
 
@@ -46,7 +52,11 @@ def solve(
     publish` (default: $CUBE_TABLES_FROM), from which a missing table is
     downloaded instead. `max_length` (3x3x3): stop at the first solution at most
     this long (default 21). `time_budget_ms`: return the best solution found
-    after this long (3x3x3 default 1000, 4x4x4 240).
+    after this long (3x3x3 default 1000, 4x4x4 240). `optimal=True` (3x3x3):
+    the shortest solution, proven, in the half-turn metric, on the tables
+    `optimal_tables` ("large", 670 MB, or "small", 73 MB and slower; built on
+    first use); past `hard_limit_ms` (optimal default: 10 minutes) a
+    RuntimeError names the depth ruled out and the best solution found.
     """
 
 def scramble(

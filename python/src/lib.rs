@@ -221,8 +221,9 @@ fn read_position(
 /// table is downloaded instead. `max_length` (3x3x3): stop at the first solution this
 /// short (default 21). `time_budget_ms`: time after which the best solution
 /// found is returned (3x3x3 default 1000, 4x4x4 240). `optimal=True` (3x3x3):
-/// the shortest solution, proven, in the half-turn metric (its tables, about
-/// 75 MB, are built on first use); `hard_limit_ms`: the time after which a
+/// the shortest solution, proven, in the half-turn metric, on the tables
+/// `optimal_tables="large"` (670 MB, built on first use in a few minutes) or
+/// `"small"` (73 MB, ten seconds; several times slower); `hard_limit_ms`: the time after which a
 /// solve that has not finished gives up (optimal default: 10 minutes), with
 /// a RuntimeError naming the depth ruled out and the best solution found.
 ///
@@ -230,7 +231,7 @@ fn read_position(
 /// Raises ValueError for bad input, OSError for a table that cannot be read,
 /// built or downloaded, RuntimeError when the solve runs out of time.
 #[pyfunction]
-#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None, optimal=false, hard_limit_ms=None))]
+#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None, optimal=false, hard_limit_ms=None, optimal_tables="large"))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -244,7 +245,10 @@ fn solve(
     tables_from: Option<&str>,
     optimal: bool,
     hard_limit_ms: Option<u64>,
+    optimal_tables: &str,
 ) -> PyResult<Solution> {
+    let optimal_tables = solvers::cube3::optimal::TableSize::parse(optimal_tables)
+        .map_err(PyValueError::new_err)?;
     let position = read_position(puzzle, state, scramble, order).map_err(py_err)?;
     // Unknown puzzles (a cube without a solver) are named before any table.
     registry::find(puzzle).map_err(py_err)?;
@@ -260,7 +264,7 @@ fn solve(
         max_length: max_length.unwrap_or(defaults.max_length),
         hard_limit: hard_limit_ms.map(Duration::from_millis),
         optimal,
-        ..defaults
+        optimal_tables,
     };
     let name = puzzle.to_string();
     let sol = py

@@ -116,6 +116,18 @@ def test_short_scrambles_and_orders(tables):
     assert sol.moves == "U'"
 
 
+def test_optimal_3x3x3_on_the_small_tables(tables):
+    sol = cubesolve.solve("3x3x3", scramble="R U2 F' L D2 B R'", tables=tables, optimal=True, optimal_tables="small")
+    assert sol.optimal and sol.length <= 7
+    assert cubesolve.is_solved("3x3x3", sol.moves, scramble="R U2 F' L D2 B R'")
+    # A two-phase solve claims nothing; the 4x4x4 has no optimal solver.
+    assert not cubesolve.solve("3x3x3", scramble="R U2 F' L D2 B R' U F2 L'", tables=tables).optimal
+    with pytest.raises(ValueError, match="optimal"):
+        cubesolve.solve("4x4x4", scramble="R", tables=tables, optimal=True)
+    with pytest.raises(ValueError, match="small or large"):
+        cubesolve.solve("3x3x3", scramble="R", tables=tables, optimal=True, optimal_tables="huge")
+
+
 def test_every_small_puzzle_scrambles_and_solves(tables):
     for puzzle in ["2x2x2", "3x3x3", "pyraminx"]:
         moves, state = cubesolve.scramble(puzzle, seed=11, tables=tables)

@@ -51,6 +51,9 @@ pub struct Options {
     /// Pyraminx and the Domino are solved optimally anyway; other puzzles
     /// refuse it ([`crate::registry::solves_optimally`]).
     pub optimal: bool,
+    /// 3x3x3 with `optimal`: which tables (small: 73 MB, slower; large:
+    /// 670 MB).
+    pub optimal_tables: crate::cube3::optimal::TableSize,
 }
 
 impl Default for Options {
@@ -60,6 +63,7 @@ impl Default for Options {
             hard_limit: None,
             max_length: 21,
             optimal: false,
+            optimal_tables: Default::default(),
         }
     }
 }

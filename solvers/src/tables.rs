@@ -433,6 +433,8 @@ pub fn load_sparse(id: &str, dir: &Path, quiet: bool) -> Result<SparseTable, Tab
 pub struct Packed {
     mapped: Option<tablefmt::Table>,
     owned: Vec<u8>,
+    /// A sharded table's payloads end to end, on 2 MB pages where possible.
+    joined: Option<(tablefmt::memmap2::MmapMut, usize)>,
 }
 
 /// A table stored as nibbles.
@@ -468,6 +470,7 @@ impl Packed {
                 Ok(Packed {
                     mapped: Some(t),
                     owned: Vec::new(),
+                    joined: None,
                 })
             }
             Backing::Sharded(t) => {
@@ -478,14 +481,19 @@ impl Packed {
                     ));
                 }
                 // The shards' payloads end to end are the one file's.
-                let owned = t
-                    .shards()
-                    .iter()
-                    .flat_map(|s| s.payload().to_vec())
-                    .collect();
+                let len = t.shards().iter().map(|s| s.payload().len()).sum();
+                let mut joined = tablefmt::huge_buffer(len)
+                    .map_err(|e| TableError::Build(id.into(), format!("cannot allocate: {e}")))?;
+                let mut at = 0;
+                for s in t.shards() {
+                    let p = s.payload();
+                    joined[at..at + p.len()].copy_from_slice(p);
+                    at += p.len();
+                }
                 Ok(Packed {
                     mapped: None,
-                    owned,
+                    owned: Vec::new(),
+                    joined: Some((joined, len)),
                 })
             }
             Backing::Owned(mut v) => {
@@ -495,6 +503,7 @@ impl Packed {
                 Ok(Packed {
                     mapped: None,
                     owned: tablefmt::pack_dense(&v, encoding)?,
+                    joined: None,
                 })
             }
         }
@@ -503,9 +512,10 @@ impl Packed {
     /// The packed bytes.
     #[inline]
     pub fn bytes(&self) -> &[u8] {
-        match &self.mapped {
-            Some(t) => t.payload(),
-            None => &self.owned,
+        match (&self.mapped, &self.joined) {
+            (Some(t), _) => t.payload(),
+            (None, Some((j, len))) => &j[..*len],
+            (None, None) => &self.owned,
         }
     }
 }

@@ -86,6 +86,7 @@ pub use files::{
     joined_checksum_hex, sha256_hex, stage_decompressed, write_atomic,
 };
 pub use fst;
+pub use memmap2;
 pub use shards::{
     read_shard_index, shard_file_name, shard_file_table, shard_index_path,
     write_dense_sharded_from, ShardEntry, ShardIndex, ShardedTable, SHARD_INDEX_SUFFIX,
@@ -170,4 +171,53 @@ pub fn dense_file_len(meta: &TableMeta, encoding: Encoding) -> Result<u64, Forma
 /// returns the whole file's bytes.
 pub fn encode_fst(meta: &TableMeta, fst_bytes: Vec<u8>) -> Result<Vec<u8>, FormatError> {
     archive::encode_fst(meta, fst_bytes)
+}
+
+/// A zeroed anonymous buffer of `len` bytes for a table read at random,
+/// backed by 2 MB pages where the system gives them (Linux transparent huge
+/// pages, on request): with 4 KB pages nearly every lookup in a table of
+/// hundreds of megabytes also misses the TLB.
+pub fn huge_buffer(len: usize) -> std::io::Result<memmap2::MmapMut> {
+    let map = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
+    // Advice only: without it (or on other systems) the pages are 4 KB.
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    Ok(map)
+}
+
+/// `len` zeroed `u32`s in a [`huge_buffer`].
+pub struct HugeU32 {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl HugeU32 {
+    /// `len` zeros.
+    pub fn zeroed(len: usize) -> std::io::Result<HugeU32> {
+        let bytes = len
+            .checked_mul(4)
+            .ok_or_else(|| std::io::Error::other("buffer too large"))?;
+        Ok(HugeU32 {
+            map: huge_buffer(bytes)?,
+            len,
+        })
+    }
+
+    /// The values.
+    #[allow(unsafe_code)]
+    pub fn as_slice(&self) -> &[u32] {
+        // SAFETY: the map is at least `len * 4` bytes, page-aligned (so
+        // aligned for u32), initialised (zeroed by the kernel, then written
+        // only through `as_mut_slice`), and every bit pattern is a valid u32;
+        // the slice borrows `self`, which owns the map.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<u32>(), self.len) }
+    }
+
+    /// The values, to write.
+    #[allow(unsafe_code)]
+    pub fn as_mut_slice(&mut self) -> &mut [u32] {
+        // SAFETY: as in `as_slice`, and the mutable borrow of `self` makes
+        // this the only view of the map.
+        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast::<u32>(), self.len) }
+    }
 }

@@ -17,6 +17,12 @@
 //!   6,053,616 entries of at most 11 moves: all of the corners, which the
 //!   first table does not see.
 //!
+//! - **flip-sorted-slice x twist** refines the first: the slice edges' order
+//!   counts too (12 x 11 x 10 x 9 = 11,880 values instead of 495):
+//!   1,523,864 flip-sorted-slice classes x 2187 = 3,332,690,568 entries,
+//!   stored as distance mod 3 (667 MB); the search follows each entry's
+//!   exact value move by move.
+//!
 //! An entry is `class * 2187 + twist`, the twist seen through the symmetry
 //! that takes the reduced coordinate to its class representative.
 
@@ -36,6 +42,162 @@ pub const FLIPSLICE_CLASSES: usize = 64_430;
 /// Corner permutation classes under the 16 symmetries (Kociemba's figure;
 /// Burnside in the tests).
 pub const CPERM_CLASSES: usize = 2_768;
+/// Sorted-slice values: where the four slice edges are and in what order,
+/// `slice * 24 + order`.
+pub const N_SSLICE: usize = N_SLICE * 24;
+/// Raw flip-sorted-slice values: `sorted slice * 2048 + flip`.
+pub const N_FLIPSSLICE: usize = N_FLIP * N_SSLICE;
+/// Flip-sorted-slice classes under the 16 symmetries (Burnside's count in
+/// the tests; about 24,330,240 / 16).
+pub const FLIPSSLICE_CLASSES: usize = 1_523_864;
+
+/// The sorted-slice coordinate of a cube: its UD-slice positions times 24
+/// plus the rank of the order the four slice edges come in, read slot by
+/// slot.
+pub fn slice_sorted(c: &CubieCube) -> u16 {
+    let mut order = [0u8; 4];
+    let mut k = 0;
+    for &e in &c.ep {
+        if e >= 8 {
+            order[k] = e - 8;
+            k += 1;
+        }
+    }
+    c.slice() * 24 + crate::perm::perm_rank(&order) as u16
+}
+
+/// A cube with the sorted-slice coordinate `x` (other edges in order).
+pub fn with_slice_sorted(x: u16) -> CubieCube {
+    let mut c = CubieCube::with_slice(x / 24);
+    let mut order = [0u8; 4];
+    crate::perm::perm_unrank_into(u64::from(x % 24), &mut order);
+    let mut k = 0;
+    for e in c.ep.iter_mut() {
+        if *e >= 8 {
+            *e = order[k] + 8;
+            k += 1;
+        }
+    }
+    c
+}
+
+/// The flip-sorted-slice coordinate in classes, and its move tables.
+pub struct SortedSlice {
+    /// `moves[x * 18 + m]`: sorted slice `x` turned by move `m`.
+    pub moves: Vec<u16>,
+    /// `conj[x * 16 + s]`: sorted slice of `conj16(x, s)`.
+    pub conj: Vec<u16>,
+    /// Per raw value `sorted slice * 2048 + flip`: `class << 4 | s` with
+    /// `conj16(value, s)` its class representative (97 MB read at random:
+    /// on 2 MB pages where the system gives them).
+    pub classify: tablefmt::HugeU32,
+    /// Representative of each class.
+    pub rep: Vec<u32>,
+    /// Per class, the symmetries (bit `s`) that fix its representative.
+    pub stabilizer: Vec<u16>,
+}
+
+impl SortedSlice {
+    /// The flip-sorted-slice value of `conj16(C, s)`.
+    #[inline]
+    pub fn conj_value(&self, k: &Sym16, flip: usize, sslice: usize, s: usize) -> usize {
+        let f = k.flip_conj[flip * N_SYM16 + s] ^ k.flip_mask[sslice / 24 * N_SYM16 + s];
+        self.conj[sslice * N_SYM16 + s] as usize * N_FLIP + f as usize
+    }
+
+    /// Entry of `(flip, sorted slice, twist)` in the flip-sorted-slice x
+    /// twist table.
+    #[inline]
+    pub fn index(&self, k: &Sym16, flip: usize, sslice: usize, twist: usize) -> usize {
+        let cs = self.classify.as_slice()[sslice * N_FLIP + flip] as usize;
+        (cs >> 4) * N_TWIST + k.twist_conj[twist * N_SYM16 + (cs & 15)] as usize
+    }
+
+    /// Number of classes.
+    pub fn classes(&self) -> usize {
+        self.rep.len()
+    }
+
+    /// Size of class `c`'s orbit.
+    pub fn orbit(&self, c: usize) -> u64 {
+        (N_SYM16 / self.stabilizer[c].count_ones() as usize) as u64
+    }
+}
+
+/// The flip-sorted-slice classes, built once (a second or two on two
+/// threads; 120 MB).
+pub fn sorted_slice() -> &'static SortedSlice {
+    static T: OnceLock<SortedSlice> = OnceLock::new();
+    T.get_or_init(|| {
+        let k = sym16();
+        let mut moves_t = Vec::with_capacity(N_SSLICE * 18);
+        let mut conj = Vec::with_capacity(N_SSLICE * N_SYM16);
+        for x in 0..N_SSLICE {
+            let c = with_slice_sorted(x as u16);
+            moves_t.extend(moves().iter().map(|m| slice_sorted(&c.multiply(m))));
+            conj.extend((0..N_SYM16).map(|s| slice_sorted(&conj16(&c, s))));
+        }
+        let mut min = tablefmt::HugeU32::zeroed(N_FLIPSSLICE).expect("memory for 97 MB");
+        let mut t = SortedSlice {
+            moves: moves_t,
+            conj,
+            classify: tablefmt::HugeU32::zeroed(0).expect("an empty buffer"),
+            rep: Vec::new(),
+            stabilizer: Vec::new(),
+        };
+        // Each value's smallest image and the symmetry that gives it, on
+        // scoped threads (not rayon: its workers may be waiting on this
+        // `OnceLock`).
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(8);
+        let chunk = N_FLIPSSLICE.div_ceil(threads);
+        std::thread::scope(|scope| {
+            for (i, part) in min.as_mut_slice().chunks_mut(chunk).enumerate() {
+                let t = &t;
+                scope.spawn(move || {
+                    for (j, out) in part.iter_mut().enumerate() {
+                        let x = i * chunk + j;
+                        let (sslice, flip) = (x / N_FLIP, x % N_FLIP);
+                        let mut best = (x, 0);
+                        for s in 1..N_SYM16 {
+                            let y = t.conj_value(k, flip, sslice, s);
+                            if y < best.0 {
+                                best = (y, s);
+                            }
+                        }
+                        *out = (best.0 as u32) << 4 | best.1 as u32;
+                    }
+                });
+            }
+        });
+        // Representatives are the values that are their own smallest image,
+        // numbered in order; then every value's class by its representative.
+        let mut class_of_rep = std::collections::HashMap::new();
+        for (x, &m) in min.as_slice().iter().enumerate() {
+            if (m >> 4) as usize == x {
+                class_of_rep.insert(x as u32, t.rep.len() as u32);
+                t.rep.push(x as u32);
+            }
+        }
+        for m in min.as_mut_slice().iter_mut() {
+            let class = class_of_rep[&(*m >> 4)];
+            *m = class << 4 | (*m & 15);
+        }
+        t.classify = min;
+        t.stabilizer = t
+            .rep
+            .iter()
+            .map(|&x| {
+                let (sslice, flip) = (x as usize / N_FLIP, x as usize % N_FLIP);
+                (0..N_SYM16)
+                    .filter(|&s| t.conj_value(k, flip, sslice, s) == x as usize)
+                    .fold(0u16, |a, s| a | 1 << s)
+            })
+            .collect();
+        t
+    })
+}
 
 /// Coordinate values in classes under the 16 symmetries, each class named by
 /// its smallest value.
@@ -258,6 +420,8 @@ pub enum OptimalSpace {
     FlipSliceTwist,
     /// Corner permutation class x twist, 6,053,616 entries.
     Corners,
+    /// Flip-sorted-slice class x twist, 3,332,690,568 entries.
+    FlipSortedSliceTwist,
 }
 
 impl OptimalSpace {
@@ -270,6 +434,9 @@ impl OptimalSpace {
             OptimalSpace::Corners => {
                 "cube3 cpermclass{Y^a Z2^b M^c}(min rep, ascending)*2187+twist(S t S)"
             }
+            OptimalSpace::FlipSortedSliceTwist => {
+                "cube3 flipsortedsliceclass{Y^a Z2^b M^c}(min rep of (udslice*24+order)*2048+flip, ascending)*2187+twist(S t S)"
+            }
         }
     }
 
@@ -279,13 +446,25 @@ impl OptimalSpace {
         match self {
             OptimalSpace::FlipSliceTwist => (k.flipslice.classes() * N_TWIST) as u64,
             OptimalSpace::Corners => (k.cperm.classes() * N_TWIST) as u64,
+            OptimalSpace::FlipSortedSliceTwist => (sorted_slice().classes() * N_TWIST) as u64,
         }
     }
 
-    fn classes(self) -> &'static Classes16 {
+    /// The number of classes and the orbit size of each.
+    fn orbits(self) -> (usize, Box<dyn Fn(usize) -> u64>) {
         match self {
-            OptimalSpace::FlipSliceTwist => &sym16().flipslice,
-            OptimalSpace::Corners => &sym16().cperm,
+            OptimalSpace::FlipSliceTwist => {
+                let c = &sym16().flipslice;
+                (c.classes(), Box::new(|i| c.orbit(i)))
+            }
+            OptimalSpace::Corners => {
+                let c = &sym16().cperm;
+                (c.classes(), Box::new(|i| c.orbit(i)))
+            }
+            OptimalSpace::FlipSortedSliceTwist => {
+                let c = sorted_slice();
+                (c.classes(), Box::new(|i| c.orbit(i)))
+            }
         }
     }
 
@@ -293,10 +472,10 @@ impl OptimalSpace {
     /// corner position) from a reduced table's `depth` per entry: each class
     /// row stands for its orbit's values, each with a row of the same depths.
     pub fn unreduced_histogram(self, depth: impl Fn(usize) -> u8) -> Vec<u64> {
-        let classes = self.classes();
+        let (classes, orbit) = self.orbits();
         let mut hist = Vec::new();
-        for c in 0..classes.classes() {
-            let w = classes.orbit(c);
+        for c in 0..classes {
+            let w = orbit(c);
             for t in 0..N_TWIST {
                 let d = depth(c * N_TWIST + t) as usize;
                 if hist.len() <= d {
@@ -337,12 +516,30 @@ impl Space for OptimalBfs {
             OptimalSpace::Corners => self
                 .k
                 .corners_index(c.corner_perm() as usize, c.twist() as usize),
+            OptimalSpace::FlipSortedSliceTwist => sorted_slice().index(
+                self.k,
+                c.flip() as usize,
+                slice_sorted(&c) as usize,
+                c.twist() as usize,
+            ),
         };
         vec![i as u64]
     }
-    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+    fn for_each_neighbour(&self, rank: u64, f: impl FnMut(u64) -> bool) {
+        if self.space == OptimalSpace::FlipSortedSliceTwist {
+            return self.sorted_neighbours(rank, f);
+        }
+        self.class_neighbours(rank, f)
+    }
+}
+
+impl OptimalBfs {
+    fn class_neighbours(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
         let (k, mt) = (self.k, move_tables());
-        let classes = self.space.classes();
+        let classes = match self.space {
+            OptimalSpace::Corners => &k.cperm,
+            _ => &k.flipslice,
+        };
         let (c, t) = (rank as usize / N_TWIST, rank as usize % N_TWIST);
         let x = classes.rep[c] as usize;
         for m in 0..18 {
@@ -351,24 +548,51 @@ impl Space for OptimalBfs {
                     let (slice, flip) = (x / N_FLIP, x % N_FLIP);
                     mt.slice[slice * 18 + m] as usize * N_FLIP + mt.flip[flip * 18 + m] as usize
                 }
-                OptimalSpace::Corners => k.cperm_move[x * 18 + m] as usize,
+                _ => k.cperm_move[x * 18 + m] as usize,
             };
             let t2 = mt.twist[t * 18 + m] as usize;
             let c2 = classes.class_of[x2] as usize;
             let t2 = k.twist_conj[t2 * N_SYM16 + classes.sym_of[x2] as usize] as usize;
-            // A representative fixed by a symmetry has twin entries (the same
-            // coset seen through that symmetry): reach them together.
-            let stab = classes.stabilizer[c2];
-            for s in 0..N_SYM16 {
-                if stab >> s & 1 == 1 {
-                    let next = c2 * N_TWIST + k.twist_conj[t2 * N_SYM16 + s] as usize;
-                    if !f(next as u64) {
-                        return;
-                    }
-                }
+            if !twins(k, c2, classes.stabilizer[c2], t2, &mut f) {
+                return;
             }
         }
     }
+
+    fn sorted_neighbours(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let (k, mt, t) = (self.k, move_tables(), sorted_slice());
+        let (c, tw) = (rank as usize / N_TWIST, rank as usize % N_TWIST);
+        let x = t.rep[c] as usize;
+        let (sslice, flip) = (x / N_FLIP, x % N_FLIP);
+        for m in 0..18 {
+            let x2 = t.moves[sslice * 18 + m] as usize * N_FLIP + mt.flip[flip * 18 + m] as usize;
+            let cs = t.classify.as_slice()[x2] as usize;
+            let c2 = cs >> 4;
+            let t2 = mt.twist[tw * 18 + m] as usize;
+            let t2 = k.twist_conj[t2 * N_SYM16 + (cs & 15)] as usize;
+            if !twins(k, c2, t.stabilizer[c2], t2, &mut f) {
+                return;
+            }
+        }
+    }
+}
+
+/// Calls `f` with entry `(class, twist)` and its twins: a representative
+/// fixed by a symmetry has one entry per twist it sees through that
+/// symmetry (the same coset), reached together so that a push layer leaves
+/// none for a later depth. False when `f` asked to stop.
+#[inline]
+fn twins(
+    k: &Sym16,
+    class: usize,
+    stabilizer: u16,
+    twist: usize,
+    f: &mut impl FnMut(u64) -> bool,
+) -> bool {
+    (0..N_SYM16).all(|s| {
+        stabilizer >> s & 1 == 0
+            || f((class * N_TWIST + k.twist_conj[twist * N_SYM16 + s] as usize) as u64)
+    })
 }
 
 #[cfg(test)]
@@ -465,9 +689,53 @@ mod tests {
     }
 
     #[test]
+    fn sorted_slices_rank_move_and_conjugate_as_cubies() {
+        for x in 0..N_SSLICE as u16 {
+            assert_eq!(slice_sorted(&with_slice_sorted(x)), x);
+        }
+        let (k, t) = (sym16(), sorted_slice());
+        assert_eq!(t.classes(), FLIPSSLICE_CLASSES);
+        for seed in 0..1000 {
+            let c = random_cube(seed);
+            let (f, ss) = (c.flip() as usize, slice_sorted(&c) as usize);
+            for m in 0..18 {
+                assert_eq!(t.moves[ss * 18 + m], slice_sorted(&c.apply_move(m)));
+            }
+            for s in 0..N_SYM16 {
+                let d = conj16(&c, s);
+                let want = slice_sorted(&d) as usize * N_FLIP + d.flip() as usize;
+                assert_eq!(t.conj_value(k, f, ss, s), want);
+            }
+            // The class's symmetry takes the value to its representative.
+            let cs = t.classify.as_slice()[ss * N_FLIP + f] as usize;
+            let d = conj16(&c, cs & 15);
+            let rep = t.rep[cs >> 4] as usize;
+            assert_eq!(slice_sorted(&d) as usize * N_FLIP + d.flip() as usize, rep);
+        }
+        // Burnside on the (cubie-checked) conjugation: classes = the mean
+        // number of values a symmetry fixes.
+        let fixed: usize = (0..N_FLIPSSLICE)
+            .map(|x| {
+                let (ss, f) = (x / N_FLIP, x % N_FLIP);
+                (0..N_SYM16)
+                    .filter(|&s| t.conj_value(k, f, ss, s) == x)
+                    .count()
+            })
+            .sum();
+        assert_eq!(fixed, FLIPSSLICE_CLASSES * N_SYM16);
+        let total: u64 = (0..t.classes()).map(|c| t.orbit(c)).sum();
+        assert_eq!(total, N_FLIPSSLICE as u64);
+    }
+
+    #[test]
     fn neighbours_are_the_moved_cubes_entries() {
         let k = sym16();
-        for space in [OptimalSpace::FlipSliceTwist, OptimalSpace::Corners] {
+        let t = sorted_slice();
+        for space in [
+            OptimalSpace::FlipSliceTwist,
+            OptimalSpace::Corners,
+            OptimalSpace::FlipSortedSliceTwist,
+        ] {
             let bfs = OptimalBfs::new(space);
             let index = |c: &CubieCube| match space {
                 OptimalSpace::FlipSliceTwist => k.flipslice_twist_index(
@@ -478,6 +746,12 @@ mod tests {
                 OptimalSpace::Corners => {
                     k.corners_index(c.corner_perm() as usize, c.twist() as usize)
                 }
+                OptimalSpace::FlipSortedSliceTwist => t.index(
+                    k,
+                    c.flip() as usize,
+                    slice_sorted(c) as usize,
+                    c.twist() as usize,
+                ),
             } as u64;
             for seed in 0..300 {
                 let c = random_cube(seed);
@@ -496,6 +770,11 @@ mod tests {
                         k.flipslice.sym_of[c.slice() as usize * N_FLIP + c.flip() as usize]
                     }
                     OptimalSpace::Corners => k.cperm.sym_of[c.corner_perm() as usize],
+                    OptimalSpace::FlipSortedSliceTwist => {
+                        (t.classify.as_slice()
+                            [slice_sorted(&c) as usize * N_FLIP + c.flip() as usize]
+                            & 15) as u8
+                    }
                 } as usize;
                 let v = conj16(&c, sym);
                 for m in 0..18 {

@@ -126,6 +126,10 @@ struct SolveArgs {
     /// optimally anyway.
     #[arg(long)]
     optimal: bool,
+    /// With --optimal: the tables, `large` (670 MB, built on first use in a
+    /// few minutes) or `small` (73 MB, ten seconds; several times slower).
+    #[arg(long, value_name = "SIZE", default_value = "large", value_parser = parse_size)]
+    optimal_tables: solvers::cube3::optimal::TableSize,
     /// Milliseconds after which the best solution found is returned. 3x3x3:
     /// default 1000; 4x4x4: the whole solve, the 3x3x3 finish gets what the
     /// reduction leaves (default 240); 5x5x5: the whole solve (default 1000);
@@ -223,6 +227,7 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         hard_limit,
         max_length: args.max_length,
         optimal: args.optimal,
+        optimal_tables: args.optimal_tables,
     };
     let solution = solver.solve(&position, &opts)?;
     // The process ends soon: its exit frees the tables at once, where
@@ -279,6 +284,10 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+fn parse_size(s: &str) -> Result<solvers::cube3::optimal::TableSize, String> {
+    solvers::cube3::optimal::TableSize::parse(s)
 }
 
 /// Longest alg.cubing.net link printed: browsers and chat tools cut longer ones.

@@ -17,23 +17,23 @@ fn one_line(out: &std::process::Output) -> String {
     text
 }
 
-#[test]
-fn solves_a_2x2x2_scramble() {
+/// The JSON object of a successful `solve` with these arguments.
+fn solve_json(args: &[&str]) -> serde_json::Value {
     let out = cubesolve()
-        .args([
-            "solve",
-            "--puzzle",
-            "2x2x2",
-            "--scramble",
-            "R U R' U'",
-            "--json",
-        ])
+        .arg("solve")
+        .args(args)
+        .arg("--json")
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    serde_json::from_slice(&out).unwrap()
+}
+
+#[test]
+fn solves_a_2x2x2_scramble() {
+    let v = solve_json(&["--puzzle", "2x2x2", "--scramble", "R U R' U'"]);
     assert_eq!(v["moves"], 4);
     assert!(v["ms"].as_f64().is_some());
     assert!(v["phases"].is_object());
@@ -664,5 +664,56 @@ fn a_stray_character_in_a_state_is_named_by_its_position() {
         let line = one_line(out.get_output());
         assert!(line.contains(says), "{line}");
         assert!(!line.contains("facelets"), "{line}");
+    }
+}
+
+#[test]
+fn optimal_solves_say_so_and_what_they_proved() {
+    let v = solve_json(&[
+        "--puzzle",
+        "3x3x3",
+        "--scramble",
+        "R U2 F' L D2 B R' U F2",
+        "--optimal",
+        "--optimal-tables",
+        "small",
+    ]);
+    assert_eq!(v["optimal"], true);
+    assert_eq!(v["proven_depth"], v["moves"]);
+    assert!(v["moves"].as_u64().unwrap() <= 9);
+    // Out of time: exit 1, the depth ruled out and a two-phase solution.
+    let out = cubesolve()
+        .args([
+            "solve",
+            "--puzzle",
+            "3x3x3",
+            "--state",
+            "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB",
+            "--optimal",
+            "--optimal-tables",
+            "small",
+            "--hard-limit",
+            "1500",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let text = one_line(&out);
+    assert!(text.contains("none shorter than"), "{text}");
+    assert!(text.contains("best found"), "{text}");
+    // Bad sizes and puzzles without an optimal solver are input errors.
+    for args in [
+        &["--puzzle", "3x3x3", "--optimal-tables", "huge"][..],
+        &["--puzzle", "4x4x4"][..],
+    ] {
+        let out = cubesolve()
+            .args(["solve", "--scramble", "R", "--optimal"])
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        one_line(&out);
     }
 }

@@ -63,7 +63,8 @@ pub struct Solver {
     /// use: a two-phase solve never reads them).
     dir: std::path::PathBuf,
     quiet: bool,
-    optimal: std::sync::OnceLock<optimal::Optimal>,
+    /// The optimal solvers, small and large tables.
+    optimal: [std::sync::OnceLock<optimal::Optimal>; 2],
 }
 
 /// Options of one solve.
@@ -232,17 +233,19 @@ impl Solver {
             axis_cubie,
             dir: dir.to_path_buf(),
             quiet,
-            optimal: std::sync::OnceLock::new(),
+            optimal: Default::default(),
         })
     }
 
-    /// The optimal solver, its tables loaded (or built) on first use.
-    pub fn optimal(&self) -> Result<&optimal::Optimal, TableError> {
-        if let Some(o) = self.optimal.get() {
+    /// The optimal solver on the tables of `size`, loaded (or built) on
+    /// first use.
+    pub fn optimal(&self, size: optimal::TableSize) -> Result<&optimal::Optimal, TableError> {
+        let cell = &self.optimal[size as usize];
+        if let Some(o) = cell.get() {
             return Ok(o);
         }
-        let loaded = optimal::Optimal::load(&self.dir, self.quiet)?;
-        Ok(self.optimal.get_or_init(|| loaded))
+        let loaded = optimal::Optimal::load(&self.dir, size, self.quiet)?;
+        Ok(cell.get_or_init(|| loaded))
     }
 
     /// The shortest solution of `cube` (move indices), proven; past
@@ -251,10 +254,11 @@ impl Solver {
     pub fn solve_optimal(
         &self,
         cube: &CubieCube,
+        size: optimal::TableSize,
         limit: Duration,
     ) -> Result<Vec<usize>, SolveError> {
         let deadline = Instant::now() + limit;
-        let opt = self.optimal()?;
+        let opt = self.optimal(size)?;
         // A two-phase solution first (a tenth of a second at most): once
         // every shorter depth is ruled out, it is the answer, and it is
         // what a solve out of time reports.
@@ -502,7 +506,7 @@ impl crate::puzzle::CubeSolver for Solver {
         let (rotation, _) = tablegen::validate::orient_centres(&CubeN::new(3), st)?;
         if opts.optimal {
             let limit = opts.hard_limit.unwrap_or(optimal::DEFAULT_LIMIT);
-            let found = self.solve_optimal(&cube, limit)?;
+            let found = self.solve_optimal(&cube, opts.optimal_tables, limit)?;
             let moves: Vec<Move> = found.iter().map(|&m| move_of(m)).collect();
             let moves = tablegen::cube::unrotate(&moves, &rotation);
             return Ok(crate::Solution {
