@@ -154,38 +154,16 @@ pub struct SymCoord {
 }
 
 impl SymCoord {
-    /// Classes of `0..n` under `conj(x, s)` = the value of `S x S`.
+    /// Classes of `0..n` under `conj(x, s)` = the value of `S x S` (the
+    /// symmetries are involutions: each undoes itself).
     fn new(n: usize, conj: impl Fn(usize, usize) -> usize) -> SymCoord {
-        let mut class_of = vec![u16::MAX; n];
-        let mut sym_of = vec![0u8; n];
-        let mut rep = Vec::new();
-        let mut stabilizer = Vec::new();
-        for x in 0..n {
-            if class_of[x] != u16::MAX {
-                continue;
-            }
-            // x is the smallest value of its orbit: every member g = S x S maps
-            // back to x by the same S (the symmetries are involutions).
-            let class = rep.len() as u16;
-            rep.push(x as u16);
-            let mut fixed = 0u8;
-            for s in 0..N_SYM {
-                let g = conj(x, s);
-                if g == x {
-                    fixed |= 1 << s;
-                }
-                if class_of[g] == u16::MAX {
-                    class_of[g] = class;
-                    sym_of[g] = s as u8;
-                }
-            }
-            stabilizer.push(fixed);
-        }
+        let selves: [u8; N_SYM] = std::array::from_fn(|s| s as u8);
+        let c = crate::optimal3::SymClasses::new(n, &selves, conj);
         SymCoord {
-            class_of,
-            sym_of,
-            rep,
-            stabilizer,
+            class_of: c.class_of,
+            sym_of: c.sym_of,
+            rep: c.rep.into_iter().map(|x| x as u16).collect(),
+            stabilizer: c.stabilizer.into_iter().map(|s| s as u8).collect(),
         }
     }
 

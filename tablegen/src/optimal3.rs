@@ -199,9 +199,9 @@ pub fn sorted_slice() -> &'static SortedSlice {
     })
 }
 
-/// Coordinate values in classes under the 16 symmetries, each class named by
-/// its smallest value.
-pub struct Classes16 {
+/// Coordinate values in classes under a group of at most 16 symmetries, each
+/// class named by its smallest value.
+pub struct SymClasses {
     /// Class of each value.
     pub class_of: Vec<u16>,
     /// For each value `x`, a symmetry `s` with `conj16(x, s)` = its class
@@ -213,8 +213,10 @@ pub struct Classes16 {
     pub stabilizer: Vec<u16>,
 }
 
-impl Classes16 {
-    fn new(n: usize, inv: &[u8; N_SYM16], conj: impl Fn(usize, usize) -> usize) -> Classes16 {
+impl SymClasses {
+    /// Classes of `0..n` under `conj(x, s)`, for the symmetries `s` of a group
+    /// whose inverses are `inv` (`inv[s]` undoes `s`).
+    pub fn new(n: usize, inv: &[u8], conj: impl Fn(usize, usize) -> usize) -> SymClasses {
         let mut class_of = vec![u16::MAX; n];
         let mut sym_of = vec![0u8; n];
         let mut rep = Vec::new();
@@ -239,7 +241,7 @@ impl Classes16 {
             }
             stabilizer.push(fixed);
         }
-        Classes16 {
+        SymClasses {
             class_of,
             sym_of,
             rep,
@@ -252,7 +254,8 @@ impl Classes16 {
         self.rep.len()
     }
 
-    /// Size of class `c`'s orbit (16 over its stabilizer's size).
+    /// Size of class `c`'s orbit under the 16 symmetries (16 over its
+    /// stabilizer's size).
     pub fn orbit(&self, c: usize) -> u64 {
         (N_SYM16 / self.stabilizer[c].count_ones() as usize) as u64
     }
@@ -279,9 +282,9 @@ pub struct Sym16 {
     /// `cperm_conj[p * 16 + s]`: corner permutation of `conj16(p, s)`.
     pub cperm_conj: Vec<u16>,
     /// Flip-slice values (`slice * 2048 + flip`) in classes.
-    pub flipslice: Classes16,
+    pub flipslice: SymClasses,
     /// Corner permutations in classes.
-    pub cperm: Classes16,
+    pub cperm: SymClasses,
     /// `cperm_move[p * 18 + m]`: corner permutation `p` turned by move `m`.
     pub cperm_move: Vec<u16>,
 }
@@ -359,12 +362,12 @@ pub fn sym16() -> &'static Sym16 {
         let cperm_conj = table(N_PERM8, &|x| CubieCube::with_corner_perm(x as u16), &|c| {
             c.corner_perm()
         });
-        let flipslice = Classes16::new(N_FLIPSLICE, &inv, |x, s| {
+        let flipslice = SymClasses::new(N_FLIPSLICE, &inv, |x, s| {
             let (slice, flip) = (x / N_FLIP, x % N_FLIP);
             let f = flip_conj[flip * N_SYM16 + s] ^ flip_mask[slice * N_SYM16 + s];
             slice_conj[slice * N_SYM16 + s] as usize * N_FLIP + f as usize
         });
-        let cperm = Classes16::new(N_PERM8, &inv, |x, s| cperm_conj[x * N_SYM16 + s] as usize);
+        let cperm = SymClasses::new(N_PERM8, &inv, |x, s| cperm_conj[x * N_SYM16 + s] as usize);
         let mut cperm_move = Vec::with_capacity(N_PERM8 * 18);
         for p in 0..N_PERM8 {
             let c = CubieCube::with_corner_perm(p as u16);
