@@ -381,6 +381,22 @@ impl SparseTable {
         }
     }
 
+    /// Every (key, value) the table holds, in any order.
+    pub fn for_each(&self, f: &mut dyn FnMut(&[u8], u64)) {
+        use tablefmt::fst::Streamer;
+        match &self.0 {
+            SparseBacking::Mapped(t) => {
+                if let Some(map) = t.fst() {
+                    let mut s = map.stream();
+                    while let Some((k, v)) = s.next() {
+                        f(k, v);
+                    }
+                }
+            }
+            SparseBacking::Owned(m) => m.iter().for_each(|(k, &v)| f(k, v)),
+        }
+    }
+
     /// The distance of a state, if the table holds it.
     pub fn get(&self, key: &[u8]) -> Option<u64> {
         match &self.0 {
@@ -526,23 +542,7 @@ pub fn nibble(bytes: &[u8], i: usize) -> usize {
     ((bytes[i >> 1] >> ((i & 1) << 2)) & 15) as usize
 }
 
-/// Asks the CPU to fetch `items[i]` into the cache (a hint: nothing happens on
-/// other architectures or out of range).
-#[inline(always)]
-pub fn prefetch<T>(items: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(p) = items.get(i) {
-        // SAFETY: a prefetch is only a hint: it reads nothing the program sees and
-        // never faults; the address is within `bytes` anyway.
-        unsafe {
-            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                (p as *const T).cast::<i8>(),
-            )
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (items, i);
-}
+pub use tablegen::prefetch;
 
 /// A small space's moves as a table: per rank and move, the rank after it.
 /// A search follows a node by one lookup a move instead of applying and

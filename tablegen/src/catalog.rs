@@ -63,6 +63,9 @@ pub enum SpaceDef {
         /// Search depth.
         max_depth: u8,
     },
+    /// The big cubes' route's cycles of one kind of centre orbit, once per
+    /// effect (see [`crate::cycles::CycleSpace`]): an FST map, not a BFS.
+    Cycles(crate::cycles::CycleSpace),
 }
 
 /// One catalog entry.
@@ -115,6 +118,9 @@ impl TableDef {
                 .map(|m| cube3::MOVE_NAMES[m].to_string())
                 .collect(),
             SpaceDef::Optimal3(_) => cube3::MOVE_NAMES.iter().map(|m| m.to_string()).collect(),
+            SpaceDef::Cycles(_) => (crate::cycles::route_turns().iter())
+                .map(|m| m.to_string())
+                .collect(),
             SpaceDef::Facelets { moves, .. }
             | SpaceDef::SparseFacelets { moves, .. }
             | SpaceDef::Reduction4 { moves, .. }
@@ -125,7 +131,7 @@ impl TableDef {
     /// Dense (ranked) or sparse (FST) storage.
     pub fn storage(&self) -> &'static str {
         match self.space {
-            SpaceDef::SparseFacelets { .. } => "fst",
+            SpaceDef::SparseFacelets { .. } | SpaceDef::Cycles(_) => "fst",
             _ => "dense",
         }
     }
@@ -146,6 +152,7 @@ impl TableDef {
             SpaceDef::SparseFacelets { def, max_depth, .. } => {
                 format!("sparse {} depth<={max_depth}", def.describe())
             }
+            SpaceDef::Cycles(c) => c.describe(),
         };
         format!(
             "id={} puzzle={} space={} moves={} goal=solved encoding={}",
@@ -178,7 +185,8 @@ pub enum Built {
     /// A file of one value (the distance) per rank, from an out-of-core
     /// build; writing the table removes it.
     DenseFile(std::path::PathBuf),
-    /// Sorted `(key bytes, distance)` pairs.
+    /// Sorted `(key bytes, value)` pairs: a distance, or what the table's
+    /// space says (the route's cycles: [`crate::cycles::CycleSpace`]).
     Sparse(Vec<(Vec<u8>, u64)>),
 }
 
@@ -209,6 +217,9 @@ pub enum BuildError {
     /// A dense table whose projection is too large to rank densely.
     #[error("projection too big to rank densely")]
     NotDense,
+    /// A cycle table that could not be made.
+    #[error("{0}: {1}")]
+    Cycles(&'static str, String),
     /// A sparse table asked of the timely engine.
     #[error("{0} is a sparse table: the timely engine builds dense tables only")]
     SparseOnTimely(&'static str),
@@ -337,6 +348,18 @@ pub fn build_with(
                 return Err(BuildError::NotDense);
             }
             dense(space, engine, progress)
+        }
+        SpaceDef::Cycles(c) => {
+            if !matches!(engine, Engine::InMemory) {
+                return Err(BuildError::SparseOnTimely(def.id));
+            }
+            let (entries, histogram, expansions) =
+                c.entries().map_err(|e| BuildError::Cycles(def.id, e))?;
+            Ok(Some(BuildOutput {
+                data: Built::Sparse(entries),
+                histogram,
+                expansions,
+            }))
         }
         SpaceDef::SparseFacelets {
             def: p,
@@ -934,6 +957,26 @@ pub fn catalog() -> Vec<TableDef> {
             expected_states: 0,
             expected_histogram: None,
             source: "hash-set BFS on the facelet model (test)",
+        },
+        TableDef {
+            id: "nnn-route-oblique-cycles",
+            puzzle: "NxNxN",
+            summary: "6x6x6 and up: the route's oblique-centre commutators behind every setup of up to two turns, once per effect",
+            space: SpaceDef::Cycles(crate::cycles::CycleSpace::Oblique),
+            encoding: Encoding::Fst,
+            expected_states: 715_904,
+            expected_histogram: None,
+            source: "an exact set of every (cycle, setup) pair's effect (test)",
+        },
+        TableDef {
+            id: "nnn-route-t-cycles",
+            puzzle: "NxNxN",
+            summary: "7x7x7 and up (odd): the route's T-centre commutators behind every setup of up to two turns, once per effect",
+            space: SpaceDef::Cycles(crate::cycles::CycleSpace::T),
+            encoding: Encoding::Fst,
+            expected_states: 266_656,
+            expected_histogram: None,
+            source: "an exact set of every (cycle, setup) pair's effect (test)",
         },
     ]
 }

@@ -20,6 +20,7 @@ pub mod cube2;
 pub mod cube3;
 pub mod cube4;
 pub mod cube5;
+pub mod cycles;
 #[cfg(feature = "timely")]
 pub mod dist;
 pub mod domino;
@@ -45,4 +46,45 @@ pub fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
         Ok(value) => value,
         Err(panic) => std::panic::resume_unwind(panic),
     }
+}
+
+/// Asks the CPU to fetch `items[i]` into the cache (a hint: nothing happens on
+/// other architectures or out of range).
+#[inline(always)]
+pub fn prefetch<T>(items: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(p) = items.get(i) {
+        // SAFETY: a prefetch is only a hint: it reads nothing the program sees and
+        // never faults; the address is within `items` anyway.
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                (p as *const T).cast::<i8>(),
+            )
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, i);
+}
+
+/// An empty vector with room for `cap` items whose buffer the kernel is asked
+/// to back with 2 MB pages (Linux transparent huge pages, on request): filling
+/// tens of megabytes then takes tens of page faults instead of thousands.
+pub fn huge_vec<T>(cap: usize) -> Vec<T> {
+    let v: Vec<T> = Vec::with_capacity(cap);
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_ptr() as usize;
+        let end = start + cap.saturating_mul(std::mem::size_of::<T>());
+        let (from, to) = ((start + HUGE - 1) & !(HUGE - 1), end & !(HUGE - 1));
+        if to > from {
+            // SAFETY: advice only, on whole pages inside the vector's own
+            // allocation; it changes no byte and no mapping the program uses,
+            // and a refusal (an error return) leaves 4 KB pages.
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v
 }

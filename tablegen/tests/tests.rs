@@ -14,4 +14,5 @@ mod model;
 mod optimal_tables;
 mod reduction5_tables;
 mod reduction_tables;
+mod route_cycles;
 mod timely;

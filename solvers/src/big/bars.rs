@@ -149,7 +149,7 @@ impl Reducer {
         let mut cands: Vec<Bar> = Vec::new();
         let mut pairs: Vec<(u16, u16)> = Vec::new();
         let mut index: HashMap<u64, usize, BuildHasherDefault<KeyHasher>> = Default::default();
-        let next_to = self.next_turns(setups);
+        let next_to = next_turns(&self.cube, setups);
         let mut buf: Vec<(u16, u16)> = Vec::new();
         for (bi, b) in bases.iter().enumerate() {
             let cost = base_cost(&b.moves);

@@ -215,7 +215,7 @@ impl Solver {
             // The route's cycles are made on a second thread while the
             // small cubes' solvers load.
             std::thread::scope(|sc| {
-                let route = sc.spawn(|| nested::Nested::new(n, opts));
+                let route = sc.spawn(|| nested::Nested::load(n, opts, dir, quiet));
                 // The innermost cube: a 4x4x4 for even N.
                 let four = if n.is_multiple_of(2) {
                     Some(Box::new(crate::cube4::Solver::load(dir, quiet)?))
@@ -223,7 +223,7 @@ impl Solver {
                     None
                 };
                 let five = Box::new(crate::cube5::Solver::load(dir, quiet)?);
-                let route = tablegen::joined(route);
+                let route = tablegen::joined(route)?;
                 if route.needs_four() != four.is_some() {
                     return Err(SolveError::Internal(format!(
                         "the {n}-cube's route ends in the wrong small cube"
@@ -504,7 +504,7 @@ mod tests {
                 let (row, col) = (lay.map[row], lay.map[col]);
                 (row < r.n && col < r.n).then(|| ((face * r.n + row) * r.n + col) as u32)
             };
-            let next_to = r.next_turns(&r.small_setups);
+            let next_to = next_turns(&r.cube, &r.small_setups);
             // (base, setup, cost, pairs) of each cycle kept.
             type Kept = (u32, u32, u32, Vec<(u32, u32)>);
             let mut want: Vec<Kept> = Vec::new();

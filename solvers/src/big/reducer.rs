@@ -50,88 +50,6 @@ pub(super) fn lift_by(last: &[u8], m: Move) -> Vec<Move> {
     }
 }
 
-/// Setups read per batch in [`Reducer::candidates`].
-const BATCH: usize = 32;
-
-/// A cycle behind a setup, waiting in its batch: the setup, its effect's
-/// key, its cost, its pairs.
-type Pending = (usize, u64, u32, [(u32, u32); MAX_PAIRS]);
-
-/// Cycles by effect key ([`effect_key`]): an open-addressing table with
-/// linear probing of (key, index + 1, cost), index 0 for an empty slot,
-/// kept at most half full (the cost is there so that the far larger list of
-/// cycles is only read for a cycle kept). Unlike a library map, its slot for a key is known before the
-/// lookup, so it can be prefetched.
-struct EffectIndex {
-    slots: Vec<(u64, u32, u32)>,
-    len: usize,
-}
-
-impl EffectIndex {
-    fn new() -> EffectIndex {
-        EffectIndex {
-            slots: vec![(0, 0, 0); 1 << 16],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn home(&self, key: u64) -> usize {
-        // The keys are hashes already; the multiply spreads their high bits.
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & (self.slots.len() - 1)
-    }
-
-    #[inline]
-    fn prefetch(&self, key: u64) {
-        crate::tables::prefetch(&self.slots, self.home(key));
-    }
-
-    /// The slot of `key`: `Ok` where it is, `Err` the empty slot where it
-    /// would go.
-    #[inline]
-    fn find(&self, key: u64) -> Result<usize, usize> {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            let (k, v, _) = self.slots[i];
-            if v == 0 {
-                return Err(i);
-            }
-            if k == key {
-                return Ok(i);
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Sets the entry of `key` to cycle `at` of cost `cost`.
-    fn set(&mut self, key: u64, at: usize, cost: u32) {
-        match self.find(key) {
-            Ok(i) => self.slots[i] = (key, at as u32 + 1, cost),
-            Err(i) => {
-                self.slots[i] = (key, at as u32 + 1, cost);
-                self.len += 1;
-                if 2 * self.len > self.slots.len() {
-                    let bigger = vec![(0, 0, 0); 2 * self.slots.len()];
-                    let old = std::mem::replace(&mut self.slots, bigger);
-                    self.len = 0;
-                    for (k, v, c) in old.into_iter().filter(|&(_, v, _)| v != 0) {
-                        self.set(k, v as usize - 1, c);
-                    }
-                }
-            }
-        }
-    }
-
-    /// The index and cost of the cycle of `key`.
-    #[inline]
-    fn get(&self, key: u64) -> Option<(usize, u32)> {
-        let i = self.find(key).ok()?;
-        let (_, v, c) = self.slots[i];
-        Some((v as usize - 1, c))
-    }
-}
-
 /// A centre orbit's two depths, the smaller first.
 pub(super) type Depths = (usize, usize);
 
@@ -248,55 +166,25 @@ impl Reducer {
             .collect()
     }
 
+    /// How the small cube of facelet `first`'s orbit sits in the N-cube:
+    /// a wing orbit's 4x4x4, or a centre orbit's ([`Layout::centre`]).
     pub(super) fn layout(&self, first: usize, wing: bool) -> Layout {
         let n = self.n;
+        if !wing {
+            return Layout::centre(n, first);
+        }
         let (r0, c0) = ((first / n) % n, first % n);
-        let none = usize::MAX;
-        if wing {
-            let a = depth(if r0 == 0 || r0 == n - 1 { c0 } else { r0 }, n);
-            return Layout {
-                size: 4,
-                map: vec![0, a, n - 1 - a, n - 1],
-                kind: OrbitKind::Wing,
-            };
+        let a = depth(if r0 == 0 || r0 == n - 1 { c0 } else { r0 }, n);
+        Layout {
+            size: 4,
+            map: vec![0, a, n - 1 - a, n - 1],
+            kind: OrbitKind::Wing,
         }
-        let (a, b) = (depth(r0, n), depth(c0, n));
-        let (lo, hi) = (a.min(b), a.max(b));
-        if lo == hi {
-            Layout {
-                size: 5,
-                map: vec![0, lo, none, n - 1 - lo, n - 1],
-                kind: OrbitKind::X,
-            }
-        } else if n % 2 == 1 && hi == n / 2 {
-            Layout {
-                size: 7,
-                map: vec![0, lo, none, hi, none, n - 1 - lo, n - 1],
-                kind: OrbitKind::T,
-            }
-        } else {
-            Layout {
-                size: 8,
-                map: vec![0, lo, hi, none, none, n - 1 - hi, n - 1 - lo, n - 1],
-                kind: OrbitKind::Oblique,
-            }
-        }
-    }
-
-    /// The turn of each setup next to its cycle, as a permutation (none
-    /// for the empty setup).
-    pub(super) fn next_turns(
-        &self,
-        setups: &[Setup],
-    ) -> Vec<Option<std::sync::Arc<tablegen::cube::Perm>>> {
-        setups
-            .iter()
-            .map(|x| x.moves.last().map(|&m| self.cube.perm(m)))
-            .collect()
     }
 
     /// The cycles of a centre orbit (given by its facelets) or a wing orbit
-    /// (its facelets, both of each wing), with every setup.
+    /// (its facelets, both of each wing), with every setup
+    /// ([`tablegen::cycles::candidates`]).
     pub(super) fn candidates(
         &self,
         facelets: &[usize],
@@ -304,107 +192,12 @@ impl Reducer {
         lead: &[bool],
         setups: &[Setup],
     ) -> Vec<Cand> {
-        let n = self.n;
-        let k = lay.size;
-        let inside: HashSet<usize> = facelets.iter().copied().collect();
-        let carry = |f: u16| -> Option<u32> {
-            let f = f as usize;
-            let (face, r, c) = (f / (k * k), (f / k) % k, f % k);
-            let (r, c) = (lay.map[r], lay.map[c]);
-            (r < n && c < n).then(|| ((face * n + r) * n + c) as u32)
-        };
-        let mut out: Vec<Cand> = Vec::new();
-        let mut index = EffectIndex::new();
-        let next_to = self.next_turns(setups);
-        // Each base's setups in batches: the effects first, each one's
-        // slot in the index prefetched, then the batch read in order (the
-        // index is far larger than the cache: its misses now overlap).
-        let mut batch: Vec<Pending> = Vec::with_capacity(BATCH);
-        for (bi, b) in bases(lay.kind).iter().enumerate() {
-            let pairs: Option<Vec<(u32, u32)>> = b
-                .pairs
-                .iter()
-                .map(|&(f, t)| Some((carry(f)?, carry(t)?)))
-                .collect();
-            let Some(pairs) = pairs else { continue };
-            if pairs.len() > MAX_PAIRS
-                || !pairs.iter().all(|&(f, _)| inside.contains(&(f as usize)))
-            {
-                continue;
-            }
-            let base_cost = base_cost(&b.moves);
-            for first in (0..setups.len()).step_by(BATCH) {
-                batch.clear();
-                for si in first..(first + BATCH).min(setups.len()) {
-                    let Setup { dest, kept, moves } = &setups[si];
-                    // A setup whose turn next to the cycle moves none of its
-                    // facelets does what the setup without that turn does, at a
-                    // higher cost.
-                    if let Some(p) = &next_to[si] {
-                        if pairs.iter().all(|&(f, _)| p[f as usize] as u32 == f) {
-                            continue;
-                        }
-                    }
-                    let mut buf = [(0u32, 0u32); MAX_PAIRS];
-                    let moved = &mut buf[..pairs.len()];
-                    for (slot, &(f, t)) in moved.iter_mut().zip(&pairs) {
-                        *slot = (dest[f as usize], dest[t as usize]);
-                    }
-                    moved.sort_unstable();
-                    let key = effect_key(moved.iter().copied());
-                    index.prefetch(key);
-                    let cost = base_cost + if *kept { 1 } else { 2 } * moves.len() as u32;
-                    batch.push((si, key, cost, buf));
-                }
-                for (si, key, cost, mut buf) in batch.drain(..) {
-                    let at = index.get(key);
-                    if at.is_some_and(|(_, c)| c <= cost) {
-                        continue;
-                    }
-                    let moved = &mut buf[..pairs.len()];
-                    // The units' first facelets first.
-                    moved.sort_by_key(|&(f, _)| !lead[f as usize]);
-                    let cand = Cand {
-                        base: bi as u32,
-                        setup: si as u32,
-                        cost,
-                        leads: moved.iter().filter(|&&(f, _)| lead[f as usize]).count() as u8,
-                        len: moved.len() as u8,
-                        moved: buf,
-                    };
-                    match at {
-                        Some((i, _)) => {
-                            out[i] = cand;
-                            index.set(key, i, cost);
-                        }
-                        None => {
-                            index.set(key, out.len(), cost);
-                            out.push(cand);
-                        }
-                    }
-                }
-            }
-        }
-        out
+        candidates(&self.cube, facelets, lay, lead, setups)
     }
 
     /// The moves of a candidate on the N-cube.
     pub(super) fn cand_moves(&self, c: &Cand, lay: &Layout, setups: &[Setup]) -> Vec<Move> {
-        let setup = &setups[c.setup as usize];
-        let mut out = setup.moves.clone();
-        out.extend(
-            bases(lay.kind)[c.base as usize]
-                .moves
-                .iter()
-                .map(|&m| match m.kind {
-                    MoveKind::Slice(d) => layer_turn(m.face, lay.map[d as usize - 1], m.turns),
-                    _ => m,
-                }),
-        );
-        if !setup.kept {
-            out.extend(invert_alg(&setup.moves));
-        }
-        out
+        cand_moves(&bases(lay.kind)[c.base as usize].moves, c, lay, setups)
     }
 
     /// Places the facelets of centre group `g` by greedy cycles behind

@@ -351,7 +351,8 @@ impl Nested {
                         .collect(),
                     kind: kind.lay.kind,
                 };
-                return self.r.cand_moves(&kind.cands[i], &lay, &self.setups);
+                let c = &kind.cands[i];
+                return cand_moves(&kind.moves[c.base as usize], c, &lay, &self.setups);
             }
             i -= kind.cands.len();
         }

@@ -38,13 +38,16 @@
 //! 7x7x7 goes through its own inner 5x5x5.
 
 use super::{
-    depth, lift_by, marks, read_small, sequences, setup, Cand, Layout, Options, Pick, Reducer,
+    bases, cand_moves, depth, lift_by, marks, read_small, Cand, Layout, Options, Pick, Reducer,
     Setup,
 };
 use crate::moves::simplify;
 use crate::{Hard, SolveError};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tablegen::cube::{rotations24, unrotate};
+use tablegen::cycles::{read_list, route_setups, CycleSpace};
 use tablegen::notation::{invert_alg, Face, Move};
 
 mod blocks;
@@ -122,6 +125,19 @@ struct Kind {
     depth: usize,
     lay: Layout,
     cands: Vec<Cand>,
+    /// Each base cycle's moves on the kind's small cube.
+    moves: Arc<Vec<Vec<Move>>>,
+}
+
+/// Where a level's lists of cycles come from, when not made on the level.
+enum Lists<'a> {
+    /// Made on the level itself (the tests' route, without tables).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Make,
+    /// Carried from the outer level (its size and kinds).
+    Parent(usize, &'a [Kind]),
+    /// Read from the route's tables (`nnn-route-*-cycles`).
+    Read(&'a [(CycleSpace, crate::tables::SparseTable)]),
 }
 
 /// A turn of a 1st inner layer (which moves no facelet of the inner cube)
@@ -221,26 +237,43 @@ pub(super) enum Route {
 }
 
 impl Nested {
-    /// The route of an N-cube, `n >= 6`, with `opts`.
+    /// The route of an N-cube, `n >= 6`, with `opts`, its lists of cycles
+    /// made rather than read (what the tables hold: tested against them).
+    #[cfg(test)]
     pub(super) fn new(n: usize, opts: &Options) -> Nested {
-        Nested::level(n, n, opts, None)
+        match Nested::level(n, n, opts, Lists::Make) {
+            Ok(x) => x,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`Nested::new`], its lists of cycles read from the route's tables in
+    /// `dir` (built and saved there when missing) rather than made.
+    pub(super) fn load(
+        n: usize,
+        opts: &Options,
+        dir: &Path,
+        quiet: bool,
+    ) -> Result<Nested, SolveError> {
+        // An oblique orbit on every N, the outer T's on odd N.
+        let mut spaces = vec![CycleSpace::Oblique];
+        if n % 2 == 1 {
+            spaces.push(CycleSpace::T);
+        }
+        let tables = (spaces.into_iter())
+            .map(|c| Ok((c, crate::tables::load_sparse(c.id(), dir, quiet)?)))
+            .collect::<Result<Vec<_>, SolveError>>()?;
+        Nested::level(n, n, opts, Lists::Read(&tables))
     }
 
     /// The level of size `n` of the route of a `top`-cube; `parent` is the
     /// level this one is the inner cube of (its size and kinds), whose
     /// cycles this level's are, renamed.
-    fn level(n: usize, top: usize, opts: &Options, parent: Option<(usize, &[Kind])>) -> Nested {
+    fn level(n: usize, top: usize, opts: &Options, lists: Lists) -> Result<Nested, SolveError> {
         debug_assert!(n >= 6);
         let r = Reducer::new(n);
         let cube = &r.cube;
-        let turns: Vec<Move> = Face::ALL
-            .iter()
-            .flat_map(|&f| (1..=3u8).flat_map(move |t| [Move::face(f, t), Move::block(f, 2, t)]))
-            .collect();
-        let setups: Vec<Setup> = sequences(&turns)
-            .into_iter()
-            .map(|s| setup(cube, s, true))
-            .collect();
+        let setups = route_setups(cube);
         // A block: the facelets of one face in row 1 (or N-2) and the
         // middle group's columns, or the same across.
         let mid = |x: usize| (2..n - 2).contains(&x);
@@ -264,46 +297,72 @@ impl Nested {
                 }
             };
         }
-        // The blocks' orbits by depths, and one list of cycles per kind.
-        let mut kinds: Vec<Kind> = Vec::new();
-        let mut groups = Vec::new();
-        for d in 2..=(n - 1) / 2 {
-            let facelets: Vec<usize> = (0..cube.facelets())
-                .filter(|&i| {
-                    let (row, col) = ((i / n) % n, i % n);
-                    block[i] != u32::MAX && depth(row, n).max(depth(col, n)) == d
-                })
-                .collect();
-            let lay = r.layout(facelets[0], false);
-            let kind = match kinds.iter().position(|k| k.lay.kind == lay.kind) {
-                Some(k) => k,
+        // The blocks' orbits by depths, each kind's first, and one list of
+        // cycles per kind; the free moves beside them (on both cores).
+        let orbits: Vec<(usize, Vec<usize>, Layout)> = (2..=(n - 1) / 2)
+            .map(|d| {
+                let facelets: Vec<usize> = (0..cube.facelets())
+                    .filter(|&i| {
+                        let (row, col) = ((i / n) % n, i % n);
+                        block[i] != u32::MAX && depth(row, n).max(depth(col, n)) == d
+                    })
+                    .collect();
+                let lay = r.layout(facelets[0], false);
+                (d, facelets, lay)
+            })
+            .collect();
+        let mut firsts: Vec<usize> = Vec::new();
+        let mut kind_of = Vec::new();
+        for (i, o) in orbits.iter().enumerate() {
+            match firsts.iter().position(|&j| orbits[j].2.kind == o.2.kind) {
+                Some(k) => kind_of.push(k),
                 None => {
-                    let from_parent = parent.and_then(|(n0, parent_kinds)| {
-                        let k0 = parent_kinds.iter().find(|k| k.lay.kind == lay.kind)?;
-                        carry_cands(n0, &k0.lay, &k0.cands, n, &lay)
-                    });
-                    let cands = from_parent.unwrap_or_else(|| {
-                        let lead = marks(cube.facelets(), facelets.iter().copied());
-                        r.candidates(&facelets, &lay, &lead, &setups)
-                    });
-                    kinds.push(Kind {
-                        depth: d,
-                        lay,
-                        cands,
-                    });
-                    kinds.len() - 1
+                    kind_of.push(firsts.len());
+                    firsts.push(i);
                 }
-            };
-            let at = relabel(n, kinds[kind].depth, d);
-            let (scan, buckets) = scan_order(&kinds[kind].cands, &at, &block);
-            groups.push(Group {
-                kind,
-                depth: d,
-                scan,
-                buckets,
-            });
+            }
         }
-        let free = if opts.free_moves {
+        let list = |&j: &usize| -> Result<Kind, SolveError> {
+            let (d, facelets, lay) = &orbits[j];
+            let given = match lists {
+                Lists::Make => None,
+                Lists::Parent(n0, parent_kinds) => {
+                    (parent_kinds.iter().find(|k| k.lay.kind == lay.kind)).and_then(|k0| {
+                        let cands = carry_cands(n0, &k0.lay, &k0.cands, n, lay)?;
+                        Some((cands, k0.moves.clone()))
+                    })
+                }
+                Lists::Read(tables) => match tables.iter().find(|t| t.0.kind() == lay.kind) {
+                    Some((space, table)) => {
+                        let (cands, moves) =
+                            read_list(*space, n, lay, &setups, |each| table.for_each(each))
+                                .map_err(|e| {
+                                    SolveError::Internal(format!("table {}: {e}", space.id()))
+                                })?;
+                        Some((cands, Arc::new(moves)))
+                    }
+                    None => None,
+                },
+            };
+            let (cands, moves) = given.unwrap_or_else(|| {
+                let lead = marks(cube.facelets(), facelets.iter().copied());
+                let moves = bases(lay.kind).iter().map(|b| b.moves.clone());
+                (
+                    r.candidates(facelets, lay, &lead, &setups),
+                    Arc::new(moves.collect()),
+                )
+            });
+            Ok(Kind {
+                depth: *d,
+                lay: lay.clone(),
+                cands,
+                moves,
+            })
+        };
+        let free = || {
+            if !opts.free_moves {
+                return Vec::new();
+            }
             let t = Instant::now();
             let f = free_moves(&r.cube, &block);
             if let Some(trace) = opts.trace {
@@ -314,9 +373,30 @@ impl Nested {
                 ));
             }
             f
-        } else {
-            Vec::new()
         };
+        // On threads of their own, not rayon's: a solver may be loaded on a
+        // rayon worker, which must not block on work queued behind it.
+        let (kinds, free) = std::thread::scope(|sc| {
+            let free = sc.spawn(free);
+            let kinds = each_on_two_threads(&firsts, list)
+                .into_iter()
+                .collect::<Result<Vec<Kind>, _>>();
+            (kinds, tablegen::joined(free))
+        });
+        let kinds = kinds?;
+        let jobs: Vec<(usize, usize)> = (orbits.iter().map(|o| o.0))
+            .zip(kind_of.iter().copied())
+            .collect();
+        let groups = each_on_two_threads(&jobs, |&(d, kind)| {
+            let at = relabel(n, kinds[kind].depth, d);
+            let (scan, buckets) = scan_order(&kinds[kind].cands, &at, &block);
+            Group {
+                kind,
+                depth: d,
+                scan,
+                buckets,
+            }
+        });
         let (mut free_algs, mut free_pairs, mut free_blocks, mut free_into) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let free = (free.into_iter())
@@ -345,7 +425,12 @@ impl Nested {
         let inner = match n - 2 {
             4 => Inner::Four,
             5 => Inner::Five,
-            m => Inner::Nested(Box::new(Nested::level(m, top, opts, Some((n, &kinds))))),
+            m => Inner::Nested(Box::new(Nested::level(
+                m,
+                top,
+                opts,
+                Lists::Parent(n, &kinds),
+            )?)),
         };
         let mut inner_coords = vec![0];
         inner_coords.extend(2..n - 2);
@@ -357,7 +442,7 @@ impl Nested {
             .flat_map(|k| k.cands.iter())
             .map(|c| (c.pairs().len() as u32, c.cost))
             .fold((0, 1), |b, x| if x.0 * b.1 > b.0 * x.1 { x } else { b });
-        Nested {
+        Ok(Nested {
             cycles,
             cycle_best,
             inner,
@@ -386,7 +471,7 @@ impl Nested {
                 .max(1),
             trace: opts.trace,
             r,
-        }
+        })
     }
 
     /// The size N.
@@ -527,6 +612,32 @@ impl Nested {
     }
 }
 
+/// `f` of each item, in order, made on two threads (this one and one
+/// more; a level's few orbits or kinds, each of tens of megabytes while it
+/// is made: more threads than cores would only hold more of them at once).
+fn each_on_two_threads<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut out = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(x) = items.get(i) else {
+                return out;
+            };
+            out.push((i, f(x)));
+        }
+    };
+    let mut done = std::thread::scope(|sc| {
+        let other = (items.len() > 1).then(|| sc.spawn(work));
+        let mut done = work();
+        done.extend(other.map(tablegen::joined).unwrap_or_default());
+        done
+    });
+    done.sort_unstable_by_key(|d| d.0);
+    done.into_iter().map(|d| d.1).collect()
+}
+
 /// An orbit's cycles (its kind's, renamed by `at`) in the order the block
 /// search scans them, in runs ([`Bucket`]): most facelets moved per move
 /// first (the most a cycle can add per move), then by the blocks they move
@@ -534,29 +645,28 @@ impl Nested {
 fn scan_order(cands: &[Cand], at: &[u32], block: &[u32]) -> (Vec<Scan>, Vec<Bucket>) {
     // Each cycle renamed, with its blocks (as bits) and the most facelets
     // it moves into one block.
-    let cycles: Vec<(Scan, u32, u8)> = (cands.iter().enumerate())
-        .map(|(i, c)| {
-            let mut pairs = [[0u16; 2]; super::MAX_PAIRS];
-            let mut into = [0u8; 32];
-            for (slot, &(f, t)) in pairs.iter_mut().zip(c.pairs()) {
-                let (f, t) = (at[f as usize], at[t as usize]);
-                *slot = [f as u16, t as u16];
-                into[block[t as usize] as usize] += 1;
-            }
-            let mask = (into.iter().enumerate())
-                .filter(|&(_, &k)| k > 0)
-                .fold(0u32, |m, (b, _)| m | 1 << b);
-            let most = into.iter().copied().max().unwrap_or(0);
-            (
-                Scan {
-                    pairs,
-                    index: i as u32,
-                },
-                mask,
-                most,
-            )
-        })
-        .collect();
+    let mut cycles: Vec<(Scan, u32, u8)> = tablegen::huge_vec(cands.len());
+    cycles.extend((cands.iter().enumerate()).map(|(i, c)| {
+        let mut pairs = [[0u16; 2]; super::MAX_PAIRS];
+        let mut into = [0u8; 32];
+        let (mut mask, mut most) = (0u32, 0u8);
+        for (slot, &(f, t)) in pairs.iter_mut().zip(c.pairs()) {
+            let (f, t) = (at[f as usize], at[t as usize]);
+            *slot = [f as u16, t as u16];
+            let b = block[t as usize] as usize & 31;
+            into[b] += 1;
+            mask |= 1 << b;
+            most = most.max(into[b]);
+        }
+        (
+            Scan {
+                pairs,
+                index: i as u32,
+            },
+            mask,
+            most,
+        )
+    }));
     // a before b when a.len / a.cost > b.len / b.cost; then by (len, cost,
     // mask), so that each run is contiguous; then by index. The few
     // (len, cost) pairs are ranked by their ratio first, and each cycle
@@ -569,28 +679,49 @@ fn scan_order(cands: &[Cand], at: &[u32], block: &[u32]) -> (Vec<Scan>, Vec<Buck
     len_costs.sort_unstable();
     len_costs.dedup();
     len_costs.sort_by(by_ratio);
-    let mut ratio_rank = std::collections::HashMap::new();
-    let mut rank = 0u128;
+    let mut ranks = Vec::with_capacity(len_costs.len());
+    let mut rank = 0u64;
     for (i, k) in len_costs.iter().enumerate() {
         if i > 0 && by_ratio(&len_costs[i - 1], k).is_lt() {
             rank += 1;
         }
-        ratio_rank.insert(*k, rank);
+        ranks.push((*k, rank));
     }
-    let mut keys: Vec<u128> = (cands.iter().zip(&cycles).enumerate())
-        .map(|(i, (c, cy))| {
-            let r = ratio_rank.get(&(c.len, c.cost)).copied().unwrap_or(0);
-            // Rank, len (8 bits), cost, mask (32 each), index (32).
-            r << 104
-                | u128::from(c.len) << 96
-                | u128::from(c.cost) << 64
-                | u128::from(cy.1) << 32
-                | i as u128
-        })
-        .collect();
-    keys.sort_unstable();
-    let order = keys.into_iter().map(|k| k as u32 as usize);
-    let mut scan = Vec::with_capacity(cands.len());
+    // The few (len, cost) pairs, sorted, for a binary search.
+    ranks.sort_unstable();
+    let ratio_rank = |k: (u8, u32)| {
+        (ranks.binary_search_by(|x| x.0.cmp(&k)))
+            .map(|i| ranks[i].1)
+            .unwrap_or(0)
+    };
+    // Rank (6 bits), len (3), cost (7), mask (24: the blocks), index (24),
+    // when each fits (as on every cube); else the same order by tuples.
+    let fits = cands.len() < 1 << 24
+        && rank < 1 << 6
+        && cands.iter().all(|c| c.len < 8 && c.cost < 1 << 7)
+        && cycles.iter().all(|cy| cy.1 < 1 << 24);
+    let key = |i: usize| {
+        let (c, cy) = (&cands[i], &cycles[i]);
+        (ratio_rank((c.len, c.cost)), c.len, c.cost, cy.1, i)
+    };
+    let order: Vec<usize> = if fits {
+        let mut keys: Vec<u64> = tablegen::huge_vec(cands.len());
+        keys.extend((0..cands.len()).map(|i| {
+            let (r, len, cost, mask, i) = key(i);
+            r << 58
+                | u64::from(len) << 55
+                | u64::from(cost) << 48
+                | u64::from(mask) << 24
+                | i as u64
+        }));
+        keys.sort_unstable();
+        keys.into_iter().map(|k| (k & 0xFF_FFFF) as usize).collect()
+    } else {
+        let mut order: Vec<usize> = (0..cands.len()).collect();
+        order.sort_unstable_by_key(|&i| key(i));
+        order
+    };
+    let mut scan = tablegen::huge_vec(cands.len());
     let mut buckets: Vec<Bucket> = Vec::new();
     for i in order {
         let c = &cands[i];
@@ -928,6 +1059,48 @@ mod tests {
             });
             let got: Vec<usize> = g.scan.iter().map(|s| s.index as usize).collect();
             assert_eq!(got, want, "depth {}", g.depth);
+        }
+    }
+
+    /// The route's lists of cycles read from its tables are the lists it
+    /// makes, in the same order, at every level and scanned alike.
+    #[test]
+    fn route_lists_read_from_tables_are_the_lists_made() {
+        let dir = crate::tables::test_tables_dir();
+        for n in [6, 7, 9] {
+            let opts = Options {
+                free_moves: false,
+                ..Options::default()
+            };
+            let (mut made, mut read) = (
+                &Nested::new(n, &opts),
+                &Nested::load(n, &opts, &dir, true).unwrap(),
+            );
+            loop {
+                assert_eq!(made.kinds.len(), read.kinds.len(), "n {}", made.n());
+                for (a, b) in made.kinds.iter().zip(&read.kinds) {
+                    assert_eq!((a.depth, &a.lay.map), (b.depth, &b.lay.map));
+                    assert_eq!(a.moves, b.moves);
+                    assert_eq!(a.cands.len(), b.cands.len());
+                    for (x, y) in a.cands.iter().zip(&b.cands) {
+                        assert_eq!(
+                            (x.base, x.setup, x.cost, x.leads, x.pairs()),
+                            (y.base, y.setup, y.cost, y.leads, y.pairs()),
+                            "n {}",
+                            made.n()
+                        );
+                    }
+                }
+                for (g, h) in made.groups.iter().zip(&read.groups) {
+                    let index = |g: &Group| g.scan.iter().map(|s| s.index).collect::<Vec<_>>();
+                    assert_eq!(index(g), index(h));
+                    assert_eq!(g.buckets.len(), h.buckets.len());
+                }
+                match (&made.inner, &read.inner) {
+                    (Inner::Nested(a), Inner::Nested(b)) => (made, read) = (a, b),
+                    _ => break,
+                }
+            }
         }
     }
 
