@@ -128,6 +128,14 @@ def test_optimal_3x3x3_on_the_small_tables(tables):
         cubesolve.solve("3x3x3", scramble="R", tables=tables, optimal=True, optimal_tables="huge")
 
 
+def test_exact_phase1_solves_within_the_length_asked(tables):
+    moves, state = cubesolve.scramble("3x3x3", seed=5, tables=tables)
+    sol = cubesolve.solve("3x3x3", state=state, tables=tables, max_length=20, exact_phase1=True)
+    assert sol.length <= 20 and cubesolve.is_solved("3x3x3", sol.moves, state=state)
+    with pytest.raises(ValueError, match="phase 1"):
+        cubesolve.solve("4x4x4", scramble="R", tables=tables, exact_phase1=True)
+
+
 def test_every_small_puzzle_scrambles_and_solves(tables):
     for puzzle in ["2x2x2", "3x3x3", "pyraminx"]:
         moves, state = cubesolve.scramble(puzzle, seed=11, tables=tables)

@@ -70,7 +70,7 @@ fn main() {
         let opts = solvers::cube3::Options {
             max_length,
             time_budget: std::time::Duration::from_millis(budget_ms),
-            strict: false,
+            ..Default::default()
         };
         let (mut times, mut lens) = (Vec::new(), Vec::new());
         for seed in 0..count as u64 {

@@ -54,6 +54,10 @@ pub struct Options {
     /// 3x3x3 with `optimal`: which tables (small: 73 MB, slower; large:
     /// 670 MB).
     pub optimal_tables: crate::cube3::optimal::TableSize,
+    /// 3x3x3: phase 1 bounded by its exact distances
+    /// ([`crate::cube3::Solver::load_exact_phase1`]: 70 MB, loaded on the
+    /// first solve that asks); other puzzles refuse it.
+    pub exact_phase1: bool,
 }
 
 impl Default for Options {
@@ -64,6 +68,7 @@ impl Default for Options {
             max_length: 21,
             optimal: false,
             optimal_tables: Default::default(),
+            exact_phase1: false,
         }
     }
 }

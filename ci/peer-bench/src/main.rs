@@ -13,12 +13,13 @@ use std::time::{Duration, Instant};
 use tablegen::cube3::{CubieCube, MOVE_NAMES};
 
 const USAGE: &str =
-    "usage: peer-bench [--count N] [--tables DIR] [--budget-ms MS] [--only ours,min2phase,kewb] [--rounds R]
+    "usage: peer-bench [--count N] [--tables DIR] [--budget-ms MS] [--only ours,ours-exact,min2phase,kewb] [--rounds R]
 
   --count N        random states, seeds 0..N (default 1000)
   --tables DIR     our table directory (default: the workspace's tables/)
   --budget-ms MS   time budget of the \"budget\" run (default 10)
-  --only LIST      run these solvers only (comma-separated)
+  --only LIST      run these solvers only (comma-separated; ours-exact: ours with
+                   phase 1 on its exact distances, the 70 MB table, loaded in init)
   --rounds R       run ours and min2phase R times, taking turns, and pool the
                    times (this VM's speed drifts by 10-20 % over seconds; taking
                    turns spreads the drift over both); kewb runs once";
@@ -74,7 +75,7 @@ fn parse_args() -> Result<Args, String> {
                 let list: Vec<String> = v.split(',').map(str::to_string).collect();
                 if let Some(x) = list
                     .iter()
-                    .find(|x| !["ours", "min2phase", "kewb"].contains(&x.as_str()))
+                    .find(|x| !["ours", "ours-exact", "min2phase", "kewb"].contains(&x.as_str()))
                 {
                     return Err(format!("--only: unknown solver {x:?}"));
                 }
@@ -226,27 +227,35 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn bench_ours(args: &Args, cases: &[Case]) -> Vec<Row> {
+fn bench_ours(args: &Args, cases: &[Case], exact: bool) -> Vec<Row> {
     use solvers::cube3::{Options, Solver};
+    let name = if exact { "ours-exact" } else { "ours" };
     let t = Instant::now();
-    let solver = match Solver::load(&args.tables, true) {
+    let loaded = Solver::load(&args.tables, true).and_then(|s| {
+        if exact {
+            s.load_exact_phase1()?;
+        }
+        Ok(s)
+    });
+    let solver = match loaded {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("ours: loading tables from {}: {e}", args.tables.display());
-            return vec![Row::skipped("ours", "init".into(), "table load failed")];
+            eprintln!("{name}: loading tables from {}: {e}", args.tables.display());
+            return vec![Row::skipped(name, "init".into(), "table load failed")];
         }
     };
     let init = t.elapsed();
     let bytes = solver.table_bytes().to_string();
     let mut rows = Vec::new();
     for l in MAX_LENGTHS {
-        rows.push(run_cases("ours", format!("max {l}"), cases, Some(l), |c| {
+        rows.push(run_cases(name, format!("max {l}"), cases, Some(l), |c| {
             let moves = solver.solve(
                 &c.cube,
                 Options {
                     max_length: l,
                     time_budget: GENEROUS,
                     strict: false,
+                    exact_phase1: exact,
                 },
             );
             Outcome {
@@ -258,7 +267,7 @@ fn bench_ours(args: &Args, cases: &[Case]) -> Vec<Row> {
     }
     let budget = Duration::from_millis(args.budget_ms);
     rows.push(run_cases(
-        "ours",
+        name,
         format!("budget {}ms", args.budget_ms),
         cases,
         None,
@@ -269,6 +278,7 @@ fn bench_ours(args: &Args, cases: &[Case]) -> Vec<Row> {
                     max_length: 0,
                     time_budget: budget,
                     strict: false,
+                    exact_phase1: exact,
                 },
             );
             Outcome {
@@ -774,7 +784,11 @@ fn main() {
     for round in 0..args.rounds {
         if wants("ours") {
             eprintln!("running ours (tables {}) ...", args.tables.display());
-            pool(&mut rows, bench_ours(&args, &cases), round);
+            pool(&mut rows, bench_ours(&args, &cases, false), round);
+        }
+        if wants("ours-exact") {
+            eprintln!("running ours-exact (tables {}) ...", args.tables.display());
+            pool(&mut rows, bench_ours(&args, &cases, true), round);
         }
         if wants("min2phase") {
             eprintln!("running min2phase ...");

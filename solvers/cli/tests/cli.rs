@@ -717,3 +717,31 @@ fn optimal_solves_say_so_and_what_they_proved() {
         one_line(&out);
     }
 }
+
+#[test]
+fn exact_phase1_solves_the_3x3x3_and_no_other_puzzle() {
+    let v = solve_json(&[
+        "--puzzle",
+        "3x3x3",
+        "--scramble",
+        "R U2 F' L D2 B R' U F2 L' D B2 R U' F D2 L2 B'",
+        "--exact-phase1",
+        "--max-length",
+        "20",
+    ]);
+    assert!(v["moves"].as_u64().unwrap() <= 20, "{v}");
+    let out = cubesolve()
+        .args([
+            "solve",
+            "--puzzle",
+            "4x4x4",
+            "--scramble",
+            "R",
+            "--exact-phase1",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(one_line(&out).contains("phase 1"));
+}

@@ -27,6 +27,11 @@ pub(super) struct Search<'a> {
     pub(super) cs: &'a [u8],
     pub(super) es: &'a [u8],
     pub(super) ec: &'a [u8],
+    /// The exact phase-1 distances (`3x3x3-optimal-flipslice-twist`, the
+    /// flip-slice classes under the 16 U-D symmetries x twist), when loaded:
+    /// they replace the flip x slice and twist x flip bounds.
+    pub(super) exact: Option<&'a [u8]>,
+    pub(super) k16: &'a tablegen::optimal3::Sym16,
     pub(super) view: View,
     /// Pre-moves of the current phase-1 search (see [`Search::premoves`]), in
     /// the order they were chosen; the cube they are applied to.
@@ -169,7 +174,20 @@ pub(super) const fn allowed(prev: usize, m: usize) -> bool {
 impl Search<'_> {
     #[inline(always)]
     pub(super) fn h1(&self, t: usize, f: usize, s: usize) -> usize {
-        phase1_bound(self.sym8, [self.ts, self.fs, self.tf], t, f, s)
+        match self.exact {
+            Some(e) => nibble(e, self.exact_index(t, f, s)),
+            None => phase1_bound(self.sym8, [self.ts, self.fs, self.tf], t, f, s),
+        }
+    }
+
+    /// The entry of raw phase-1 coordinates in the exact table.
+    #[inline(always)]
+    pub(super) fn exact_index(&self, t: usize, f: usize, s: usize) -> usize {
+        let k = self.k16;
+        let x = s * tablegen::kociemba::N_FLIP + f;
+        let sym = k.flipslice.sym_of[x] as usize;
+        k.flipslice.class_of[x] as usize * tablegen::kociemba::N_TWIST
+            + k.twist_conj[t * tablegen::optimal3::N_SYM16 + sym] as usize
     }
 
     #[inline(always)]
@@ -279,18 +297,34 @@ impl Search<'_> {
             }
             let fw = self.flip_mv[f * 18 + m];
             let f2 = (fw & 0xFFFF) as usize;
-            let (fc, fs) = ((fw >> 19) as usize, (fw >> 16 & 7) as usize);
-            let ifs = fc * N_SLICE + sym8.slice_conj[s2 * N_SYM + fs] as usize;
-            let itf = fc * N_TWIST + sym8.twist_conj[t2 * N_SYM + fs] as usize;
-            prefetch(self.fs, ifs >> 1);
-            prefetch(self.tf, itf >> 1);
+            let (ifs, itf) = match self.exact {
+                Some(e) => {
+                    let i = self.exact_index(t2, f2, s2);
+                    prefetch(e, i >> 1);
+                    (i, usize::MAX)
+                }
+                None => {
+                    let (fc, fs) = ((fw >> 19) as usize, (fw >> 16 & 7) as usize);
+                    let ifs = fc * N_SLICE + sym8.slice_conj[s2 * N_SYM + fs] as usize;
+                    let itf = fc * N_TWIST + sym8.twist_conj[t2 * N_SYM + fs] as usize;
+                    prefetch(self.fs, ifs >> 1);
+                    prefetch(self.tf, itf >> 1);
+                    (ifs, itf)
+                }
+            };
             kids[n] = (
                 m as u8, t2 as u16, f2 as u16, s2 as u16, ifs as u32, itf as u32,
             );
             n += 1;
         }
         for &(m, t2, f2, s2, ifs, itf) in &kids[..n] {
-            if nibble(self.fs, ifs as usize) >= left || nibble(self.tf, itf as usize) >= left {
+            let out = match self.exact {
+                Some(e) => nibble(e, ifs as usize) >= left,
+                None => {
+                    nibble(self.fs, ifs as usize) >= left || nibble(self.tf, itf as usize) >= left
+                }
+            };
+            if out {
                 continue;
             }
             self.path[depth] = m;

@@ -698,7 +698,7 @@ impl Solver {
                         crate::cube3::Options {
                             max_length: 21,
                             time_budget: rem,
-                            strict: false,
+                            ..Default::default()
                         },
                     )
                 } else if rem.is_zero() || below <= 1 {

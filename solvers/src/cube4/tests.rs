@@ -557,7 +557,7 @@ fn reductions_leave_a_3x3x3() {
         let opts = crate::cube3::Options {
             max_length: 21,
             time_budget: std::time::Duration::from_millis(50),
-            strict: false,
+            ..Default::default()
         };
         let finish: Vec<Move> = s4
             .solver3

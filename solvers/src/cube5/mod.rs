@@ -417,7 +417,7 @@ impl Solver {
                     crate::cube3::Options {
                         max_length: 0,
                         time_budget: budget,
-                        strict: false,
+                        ..Default::default()
                     },
                 )
             } else {
