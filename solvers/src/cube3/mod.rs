@@ -438,8 +438,9 @@ impl Solver {
             cs: cs.bytes(),
             es: es.bytes(),
             ec: ec.bytes(),
-            exact: self.exact.get().filter(|_| exact).map(|t| t.bytes()),
-            k16: tablegen::optimal3::sym16(),
+            // The symmetries are built with the table: asked for only then.
+            exact: (self.exact.get().filter(|_| exact))
+                .map(|t| (t.bytes(), tablegen::optimal3::sym16())),
             view: views[0],
             pre: [0; MAX_PRE],
             pre_len: 0,

@@ -28,10 +28,10 @@ pub(super) struct Search<'a> {
     pub(super) es: &'a [u8],
     pub(super) ec: &'a [u8],
     /// The exact phase-1 distances (`3x3x3-optimal-flipslice-twist`, the
-    /// flip-slice classes under the 16 U-D symmetries x twist), when loaded:
-    /// they replace the flip x slice and twist x flip bounds.
-    pub(super) exact: Option<&'a [u8]>,
-    pub(super) k16: &'a tablegen::optimal3::Sym16,
+    /// flip-slice classes under the 16 U-D symmetries x twist) and those
+    /// symmetries, when asked for: they replace the flip x slice and twist x
+    /// flip bounds.
+    pub(super) exact: Option<(&'a [u8], &'a tablegen::optimal3::Sym16)>,
     pub(super) view: View,
     /// Pre-moves of the current phase-1 search (see [`Search::premoves`]), in
     /// the order they were chosen; the cube they are applied to.
@@ -65,6 +65,16 @@ pub(super) fn phase1_bound(
     nibble(ts, k.twist_slice_index(t, s))
         .max(nibble(fs, k.flip_slice_index(f, s)))
         .max(nibble(tf, k.twist_flip_index(t, f)))
+}
+
+/// The entry of raw phase-1 coordinates in the exact phase-1 table (the
+/// optimal solver's small table).
+#[inline(always)]
+pub(super) fn exact_index(k: &tablegen::optimal3::Sym16, t: usize, f: usize, s: usize) -> usize {
+    let x = s * tablegen::kociemba::N_FLIP + f;
+    let sym = k.flipslice.sym_of[x] as usize;
+    k.flipslice.class_of[x] as usize * tablegen::kociemba::N_TWIST
+        + k.twist_conj[t * tablegen::optimal3::N_SYM16 + sym] as usize
 }
 
 /// A target no solution reaches: any length is accepted.
@@ -175,19 +185,9 @@ impl Search<'_> {
     #[inline(always)]
     pub(super) fn h1(&self, t: usize, f: usize, s: usize) -> usize {
         match self.exact {
-            Some(e) => nibble(e, self.exact_index(t, f, s)),
+            Some((e, k)) => nibble(e, exact_index(k, t, f, s)),
             None => phase1_bound(self.sym8, [self.ts, self.fs, self.tf], t, f, s),
         }
-    }
-
-    /// The entry of raw phase-1 coordinates in the exact table.
-    #[inline(always)]
-    pub(super) fn exact_index(&self, t: usize, f: usize, s: usize) -> usize {
-        let k = self.k16;
-        let x = s * tablegen::kociemba::N_FLIP + f;
-        let sym = k.flipslice.sym_of[x] as usize;
-        k.flipslice.class_of[x] as usize * tablegen::kociemba::N_TWIST
-            + k.twist_conj[t * tablegen::optimal3::N_SYM16 + sym] as usize
     }
 
     #[inline(always)]
@@ -298,8 +298,8 @@ impl Search<'_> {
             let fw = self.flip_mv[f * 18 + m];
             let f2 = (fw & 0xFFFF) as usize;
             let (ifs, itf) = match self.exact {
-                Some(e) => {
-                    let i = self.exact_index(t2, f2, s2);
+                Some((e, k)) => {
+                    let i = exact_index(k, t2, f2, s2);
                     prefetch(e, i >> 1);
                     (i, usize::MAX)
                 }
@@ -319,7 +319,7 @@ impl Search<'_> {
         }
         for &(m, t2, f2, s2, ifs, itf) in &kids[..n] {
             let out = match self.exact {
-                Some(e) => nibble(e, ifs as usize) >= left,
+                Some((e, _)) => nibble(e, ifs as usize) >= left,
                 None => {
                     nibble(self.fs, ifs as usize) >= left || nibble(self.tf, itf as usize) >= left
                 }

@@ -247,8 +247,9 @@ impl Nested {
         }
     }
 
-    /// [`Nested::new`], its lists of cycles read from the route's tables in
-    /// `dir` (built and saved there when missing) rather than made.
+    /// The route of an N-cube, `n >= 6`, with `opts`, its lists of cycles
+    /// read from the route's tables in `dir` (built and saved there when
+    /// missing) rather than made.
     pub(super) fn load(
         n: usize,
         opts: &Options,
@@ -266,9 +267,9 @@ impl Nested {
         Nested::level(n, n, opts, Lists::Read(&tables))
     }
 
-    /// The level of size `n` of the route of a `top`-cube; `parent` is the
-    /// level this one is the inner cube of (its size and kinds), whose
-    /// cycles this level's are, renamed.
+    /// The level of size `n` of the route of a `top`-cube; `lists` says
+    /// where its lists of cycles come from: made, read from the tables, or
+    /// the outer level's (the level this one is the inner cube of), renamed.
     fn level(n: usize, top: usize, opts: &Options, lists: Lists) -> Result<Nested, SolveError> {
         debug_assert!(n >= 6);
         let r = Reducer::new(n);
