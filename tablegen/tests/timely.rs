@@ -55,15 +55,19 @@ fn free_ports(n: usize) -> Vec<u16> {
         .collect()
 }
 
-/// A hosts file of `n` free localhost ports in `dir`.
-fn hosts_file(dir: &Path, n: usize) -> std::path::PathBuf {
+/// A hosts file of `n` free localhost ports in `dir`, and a lock held while
+/// they are in use: tests run in parallel, and two clusters given the same
+/// "free" port would meet each other's processes.
+fn hosts_file(dir: &Path, n: usize) -> (std::path::PathBuf, std::sync::MutexGuard<'static, ()>) {
+    static PORTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let held = PORTS.lock().unwrap_or_else(|e| e.into_inner());
     let hosts = dir.join("hosts");
     let lines: Vec<String> = free_ports(n)
         .iter()
         .map(|p| format!("127.0.0.1:{p}"))
         .collect();
     std::fs::write(&hosts, lines.join("\n")).unwrap();
-    hosts
+    (hosts, held)
 }
 
 /// Starts process `p` of a build of `id` with `n` processes of `workers`
@@ -92,7 +96,8 @@ fn spawn(
 }
 
 /// Runs every process of a build to its end: (stdout, stderr) of each,
-/// after checking that all succeeded.
+/// after checking that all succeeded. A process that fails ends the others
+/// (a peer left waiting for it would wait for ever).
 fn run_cluster(
     tables: &Path,
     hosts: &Path,
@@ -101,16 +106,58 @@ fn run_cluster(
     workers: usize,
     extra: &[&str],
 ) -> Vec<(String, String)> {
-    let children: Vec<_> = (0..n)
+    let mut children: Vec<_> = (0..n)
         .map(|p| spawn(tables, hosts, id, n, workers, p, extra))
         .collect();
-    children
-        .into_iter()
+    // Each one's output read on a thread of its own, so that none blocks
+    // on a full pipe while the others are watched.
+    let read = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut out = String::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_string(&mut out);
+            }
+            out
+        })
+    };
+    let outputs: Vec<_> = (children.iter_mut())
         .map(|c| {
-            let o = c.wait_with_output().unwrap();
-            let err = String::from_utf8_lossy(&o.stderr).into_owned();
-            assert!(o.status.success(), "{err}");
-            (String::from_utf8_lossy(&o.stdout).into_owned(), err)
+            let out = c
+                .stdout
+                .take()
+                .map(|x| Box::new(x) as Box<dyn std::io::Read + Send>);
+            let err = c
+                .stderr
+                .take()
+                .map(|x| Box::new(x) as Box<dyn std::io::Read + Send>);
+            (read(out), read(err))
+        })
+        .collect();
+    let start = std::time::Instant::now();
+    let mut status = vec![None; n];
+    while status.iter().any(Option::is_none) {
+        for (c, s) in children.iter_mut().zip(status.iter_mut()) {
+            if s.is_none() {
+                *s = c.try_wait().unwrap();
+            }
+        }
+        if status.iter().flatten().any(|s| !s.success())
+            || start.elapsed() > std::time::Duration::from_secs(600)
+        {
+            children.iter_mut().for_each(|c| {
+                let _ = c.kill();
+            });
+            for (c, s) in children.iter_mut().zip(status.iter_mut()) {
+                s.get_or_insert_with(|| c.wait().unwrap());
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    (outputs.into_iter().zip(status))
+        .map(|((out, err), s)| {
+            let (out, err) = (out.join().unwrap(), err.join().unwrap());
+            assert!(s.is_some_and(|s| s.success()), "{err}");
+            (out, err)
         })
         .collect()
 }
@@ -125,7 +172,7 @@ fn processes(
     extra: &[&str],
 ) -> (Vec<u8>, Vec<(String, String)>) {
     let dir = tempfile::tempdir().unwrap();
-    let hosts = hosts_file(dir.path(), processes);
+    let (hosts, _held) = hosts_file(dir.path(), processes);
     let tables = dir.path().join("tables");
     let outs = run_cluster(&tables, &hosts, id, processes, workers, extra);
     assert!(!tables.join(format!(".{id}.resume")).exists());
@@ -377,7 +424,7 @@ fn bad_cluster_arguments_exit_2() {
 #[test]
 fn missing_peers_end_the_build_at_the_deadline() {
     let dir = tempfile::tempdir().unwrap();
-    let hosts = hosts_file(dir.path(), 3);
+    let (hosts, _held) = hosts_file(dir.path(), 3);
     // Process `me` of 3, given a second to meet the others; exit 1.
     let alone = |me: &str| {
         tablegen(dir.path())
@@ -483,7 +530,7 @@ fn stopped_build_resumes_to_the_same_table() {
 fn soak_killed_process_then_resumed_build_gives_the_same_table() {
     let id = "domino";
     let dir = tempfile::tempdir().unwrap();
-    let hosts = hosts_file(dir.path(), 2);
+    let (hosts, _held) = hosts_file(dir.path(), 2);
     let tables = dir.path().join("tables");
     let zero = spawn(&tables, &hosts, id, 2, 1, 0, &[]);
     let mut one = spawn(&tables, &hosts, id, 2, 1, 1, &[]);
