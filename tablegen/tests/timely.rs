@@ -135,15 +135,17 @@ fn run_cluster(
         .collect();
     let start = std::time::Instant::now();
     let mut status = vec![None; n];
+    let mut first_failed = None;
     while status.iter().any(Option::is_none) {
         for (c, s) in children.iter_mut().zip(status.iter_mut()) {
             if s.is_none() {
                 *s = c.try_wait().unwrap();
             }
         }
-        if status.iter().flatten().any(|s| !s.success())
-            || start.elapsed() > std::time::Duration::from_secs(600)
-        {
+        if first_failed.is_none() {
+            first_failed = status.iter().position(|s| s.is_some_and(|s| !s.success()));
+        }
+        if first_failed.is_some() || start.elapsed() > std::time::Duration::from_secs(600) {
             children.iter_mut().for_each(|c| {
                 let _ = c.kill();
             });
@@ -153,13 +155,17 @@ fn run_cluster(
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    (outputs.into_iter().zip(status))
-        .map(|((out, err), s)| {
-            let (out, err) = (out.join().unwrap(), err.join().unwrap());
-            assert!(s.is_some_and(|s| s.success()), "{err}");
-            (out, err)
-        })
-        .collect()
+    let outs: Vec<(String, String)> = (outputs.into_iter())
+        .map(|(out, err)| (out.join().unwrap(), err.join().unwrap()))
+        .collect();
+    // The process that failed first says why (the others were ended).
+    if let Some(p) = first_failed {
+        panic!("process {p} of {n} failed: {}", outs[p].1);
+    }
+    for (s, (_, err)) in status.iter().zip(&outs) {
+        assert!(s.is_some_and(|s| s.success()), "{err}");
+    }
+    outs
 }
 
 /// Builds `id` with `processes` processes of `workers` workers each, over

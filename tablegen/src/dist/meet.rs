@@ -8,6 +8,12 @@
 //! connection carries a greeting both ways (a magic word, the sender's
 //! index and the number of processes). Past the deadline the build stops
 //! with one line naming the processes that never came.
+//!
+//! A process that has met all the processes above it closes its listener
+//! and only then tells them to go on ([`GO`]). Without that, a peer that had
+//! its greeting could start timely's own connection while the meeting's
+//! listener was still open: the connection landed there, was reset when the
+//! listener closed, and the two processes waited for each other for ever.
 
 use super::DistError;
 use std::collections::BTreeSet;
@@ -20,6 +26,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The first bytes of every greeting.
 const MAGIC: &[u8; 8] = b"cubetbl1";
+
+/// The byte that tells a process above that the meeting's listener is
+/// closed: timely's connections may come.
+const GO: u8 = b'g';
 
 /// How long a process waits between two tries to reach a peer not yet
 /// listening.
@@ -149,9 +159,22 @@ fn try_connect(
     s.set_write_timeout(Some(left.max(Duration::from_millis(1))))?;
     s.write_all(&greeting(me, processes))?;
     match read_greeting(&mut s, processes, deadline)? {
-        j if j == i => Ok(()),
-        j => Err(PeerError::OtherIndex(j)),
+        j if j == i => {}
+        j => return Err(PeerError::OtherIndex(j)),
     }
+    // Then the word to go on: process `i` has met every process above it
+    // and closed its listener.
+    let left = deadline.saturating_duration_since(Instant::now());
+    s.set_read_timeout(Some(left.max(Duration::from_millis(1))))?;
+    let mut go = [0u8; 1];
+    s.read_exact(&mut go).map_err(|e| match e.kind() {
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => PeerError::Silent,
+        _ => PeerError::Io(e),
+    })?;
+    if go[0] != GO {
+        return Err(PeerError::NotABuild);
+    }
+    Ok(())
 }
 
 /// Accepts every process above `me` until `deadline`. Returns the
@@ -173,6 +196,7 @@ fn accept_above(
     let listener = TcpListener::bind(hosts[me].as_str()).map_err(cannot_listen)?;
     listener.set_nonblocking(true).map_err(cannot_listen)?;
     let mut why = String::from("never connected");
+    let mut met: Vec<TcpStream> = Vec::new();
     while !waiting.is_empty() && Instant::now() < deadline {
         match listener.accept() {
             Ok((mut s, from)) => {
@@ -188,6 +212,7 @@ fn accept_above(
                         // finds out in timely's meeting.
                         let _ = s.write_all(&greeting(me, processes));
                         waiting.remove(&j);
+                        met.push(s);
                     }
                     Ok(j) => why = format!("{from} claimed to be process {j}"),
                     Err(e) => why = format!("{from} {e}"),
@@ -202,6 +227,13 @@ fn accept_above(
                     reason: e.to_string(),
                 })
             }
+        }
+    }
+    // The listener closed first, then the word to go on (best effort too).
+    drop(listener);
+    if waiting.is_empty() {
+        for mut s in met {
+            let _ = s.write_all(&[GO]);
         }
     }
     Ok(waiting.into_iter().map(|j| (j, why.clone())).collect())
