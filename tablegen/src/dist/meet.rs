@@ -67,19 +67,24 @@ enum PeerError {
     OtherIndex(usize),
 }
 
+/// Fills `buf` from `s` by `deadline` (nothing in time: [`PeerError::Silent`]).
+fn read_by(s: &mut TcpStream, buf: &mut [u8], deadline: Instant) -> Result<(), PeerError> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    s.set_read_timeout(Some(left.max(Duration::from_millis(1))))?;
+    s.read_exact(buf).map_err(|e| match e.kind() {
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => PeerError::Silent,
+        _ => PeerError::Io(e),
+    })
+}
+
 /// Reads a greeting from `s` by `deadline`; returns the sender's index.
 fn read_greeting(
     s: &mut TcpStream,
     processes: usize,
     deadline: Instant,
 ) -> Result<usize, PeerError> {
-    let left = deadline.saturating_duration_since(Instant::now());
-    s.set_read_timeout(Some(left.max(Duration::from_millis(1))))?;
     let mut g = [0u8; 24];
-    s.read_exact(&mut g).map_err(|e| match e.kind() {
-        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => PeerError::Silent,
-        _ => PeerError::Io(e),
-    })?;
+    read_by(s, &mut g, deadline)?;
     if &g[..8] != MAGIC {
         return Err(PeerError::NotABuild);
     }
@@ -164,13 +169,8 @@ fn try_connect(
     }
     // Then the word to go on: process `i` has met every process above it
     // and closed its listener.
-    let left = deadline.saturating_duration_since(Instant::now());
-    s.set_read_timeout(Some(left.max(Duration::from_millis(1))))?;
     let mut go = [0u8; 1];
-    s.read_exact(&mut go).map_err(|e| match e.kind() {
-        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => PeerError::Silent,
-        _ => PeerError::Io(e),
-    })?;
+    read_by(&mut s, &mut go, deadline)?;
     if go[0] != GO {
         return Err(PeerError::NotABuild);
     }
