@@ -16,7 +16,10 @@
 //! BENCH5_FALL (ms the finishes may take in all after the budget), BENCH5_FMIN (least time of one 3x3x3 finish, ms), BENCH5_G2 / BENCH5_G4 / BENCH5_G5 (nodes stages 2-3 / 4 / 5 goes on for after its first solution), BENCH5_S1 (stage 1's share of the budget, eighths), BENCH5_R3 (stage-3 roots kept), BENCH5_SETS (sets of four tredges tried per stage-3 end), BENCH5_R4
 //! (stage-4 roots kept), BENCH5_L4 (node budget of one length in stages 4 and 5),
 //! BENCH5_W4 / BENCH5_W5 (stage 4's / 5's bound weight,
-//! eighths), BENCH5_C4 /
+//! eighths), BENCH5_RL (0: stage 4 in the pairing group only), BENCH5_WRL
+//! (the R/L-layer stage 4's bound weight, eighths), BENCH5_SRL (0: stage 3
+//! keeps the ends the R/L-layer stage cannot take), BENCH5_REFRAME (0:
+//! stage 3 only in stage 1's frame), BENCH5_C4 /
 //! BENCH5_C5 (stage-4 / stage-5 candidates), BENCH5_FIRST (first seed).
 
 use solvers::cube5::{Options, Solver, STAGES};
@@ -77,6 +80,10 @@ fn main() {
         "BENCH5_SETS" => pair_sets: size,
         "BENCH5_W5" => last_weight: small,
         "BENCH5_W4" => pair_weight: small,
+        "BENCH5_WRL" => rl_weight: small,
+        "BENCH5_RL" => pair_rl: |k: u64| k != 0,
+        "BENCH5_SRL" => split_for_rl: |k: u64| k != 0,
+        "BENCH5_REFRAME" => reframe: |k: u64| k != 0,
         "BENCH5_L4" => pair_level_nodes: nodes,
         "BENCH5_R4" => stage4_roots: size,
         "BENCH5_C4" => stage4_candidates: size,

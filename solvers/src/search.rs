@@ -173,8 +173,21 @@ pub fn deepen<S: Stage>(
     policy: &Policy,
     clock: Clock,
 ) -> Outcome {
+    deepen_accepting(stage, roots, policy, clock, &|_, _, _| true)
+}
+
+/// [`deepen`] keeping only the goals `accept(root, path, tag)` takes; the
+/// search goes on below a goal it refuses.
+pub fn deepen_accepting<S: Stage>(
+    stage: &S,
+    roots: &[Root<S::Node>],
+    policy: &Policy,
+    clock: Clock,
+    accept: &dyn Fn(usize, &[usize], u8) -> bool,
+) -> Outcome {
     let mut run = Run {
         stage,
+        accept,
         nodes: 0,
         path: Vec::new(),
         root: 0,
@@ -306,12 +319,70 @@ pub trait Link: Stage {
         cube.apply_alg(&mut s, path);
         (s, chain.marks)
     }
+    /// Whether a goal's landed state (see [`Link::land`]) ends the stage:
+    /// by default every one. For a check the stage's nodes cannot make,
+    /// such as what the next stage needs.
+    fn accept(&self, state: &[u8], marks: u16) -> bool {
+        let _ = (state, marks);
+        true
+    }
     /// Chains of one key are one (the first is kept): by default the
     /// state and marks.
     fn key(&self, state: &[u8], marks: u16) -> Vec<u8> {
         let mut k = state.to_vec();
         k.extend(marks.to_le_bytes());
         k
+    }
+}
+
+/// A link whose goals must also pass a check on the state they land in (what
+/// a later stage needs of it); the search goes on below the others.
+pub struct Checked<'a, L: Link>(pub &'a L, pub &'a dyn Fn(&[u8]) -> bool);
+
+impl<L: Link> Stage for Checked<'_, L> {
+    type Node = L::Node;
+    fn prune(&self, n: &Self::Node, left: usize) -> bool {
+        self.0.prune(n, left)
+    }
+    fn goal(&self, n: &Self::Node, left: usize) -> Option<u8> {
+        self.0.goal(n, left)
+    }
+    fn expand(
+        &self,
+        n: &Self::Node,
+        prev: Option<usize>,
+        left: usize,
+        kids: &mut Vec<(usize, Self::Node)>,
+    ) -> u64 {
+        self.0.expand(n, prev, left, kids)
+    }
+}
+
+impl<L: Link> Link for Checked<'_, L> {
+    fn moves(&self) -> &[Move] {
+        self.0.moves()
+    }
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn roots(&self, state: &[u8]) -> Result<Vec<Rooted<Self::Node>>, SolveError> {
+        self.0.roots(state)
+    }
+    fn land(
+        &self,
+        cube: &CubeN,
+        chain: &Chain,
+        set: u16,
+        path: &[Move],
+        tag: u8,
+    ) -> (Vec<u8>, u16) {
+        self.0.land(cube, chain, set, path, tag)
+    }
+    fn accept(&self, state: &[u8], marks: u16) -> bool {
+        self.0.accept(state, marks) && (self.1)(state)
+    }
+    fn key(&self, state: &[u8], marks: u16) -> Vec<u8> {
+        self.0.key(state, marks)
     }
 }
 
@@ -347,7 +418,13 @@ pub fn next_stage<L: Link>(
     let roots: Vec<Root<L::Node>> = order.iter().map(|&k| roots[k]).collect();
     let owner: Vec<(usize, u16)> = order.iter().map(|&k| owner[k]).collect();
     let t0 = Instant::now();
-    let found = deepen(stage, &roots, policy, clock);
+    let accept = |root: usize, path: &[usize], tag: u8| {
+        let (k, set) = owner[root];
+        let m: Vec<Move> = path.iter().map(|&i| moves[i]).collect();
+        let (state, marks) = stage.land(cube, &chains[k], set, &m, tag);
+        stage.accept(&state, marks)
+    };
+    let found = deepen_accepting(stage, &roots, policy, clock, &accept);
     if let Some(trace) = trace {
         let mut lows: Vec<usize> = roots.iter().map(|r| r.lower - r.before).collect();
         lows.sort_unstable();
@@ -401,6 +478,7 @@ pub fn next_stage<L: Link>(
 /// One deepening run's state.
 struct Run<'a, S: Stage> {
     stage: &'a S,
+    accept: &'a dyn Fn(usize, &[usize], u8) -> bool,
     nodes: u64,
     path: Vec<usize>,
     root: usize,
@@ -443,7 +521,11 @@ impl<S: Stage> Run<'_, S> {
         if self.stage.prune(n, left) {
             return false;
         }
-        if let Some(tag) = self.stage.goal(n, left) {
+        if let Some(tag) = self
+            .stage
+            .goal(n, left)
+            .filter(|&tag| (self.accept)(self.root, &self.path, tag))
+        {
             // A length cut short by its budget can give the same path again
             // at the next length.
             if !self

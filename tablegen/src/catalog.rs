@@ -338,6 +338,9 @@ pub fn build_with(
             cube5::Reduction5::ETriple => {
                 dense(crate::pair5::ETripleSpace::new(moves)?, engine, progress)
             }
+            cube5::Reduction5::EFour => {
+                dense(crate::pair5::EFourSpace::new(moves)?, engine, progress)
+            }
             cube5::Reduction5::Last8 => {
                 dense(crate::pair5::Last8Space::new(moves)?, engine, progress)
             }
@@ -923,6 +926,19 @@ pub fn catalog() -> Vec<TableDef> {
             expected_states: crate::pair5::E_TRIPLE_STATES,
             expected_histogram: None,
             source: "C(12,3) x (12*11*10)^2",
+        },
+        TableDef {
+            id: "5x5x5-e-four-rl",
+            puzzle: "5x5x5",
+            summary: "5x5x5 four tredges (midges, high and low wings) from the R/L layers paired in the E slice, in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2> (distance mod 3)",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::EFour,
+                moves: crate::pair5::rl_pair_moves(),
+            },
+            encoding: Encoding::Trit,
+            expected_states: crate::pair5::E_FOUR_STATES,
+            expected_histogram: None,
+            source: "C(8,4) x (8*7*6*5)^2",
         },
         TableDef {
             id: "5x5x5-last8-edges",

@@ -248,6 +248,10 @@ pub enum Reduction5 {
     /// Three tredges' midges with both their wings, in the pairing group:
     /// goal, paired in the E slice ([`crate::pair5::ETripleSpace`]).
     ETriple,
+    /// Four tredges' midges with both their wings, all in the R and L
+    /// layers, in `<R, L, U2, D2, F2, B2, Uw2, Dw2, Rw2, Lw2, Fw2, Bw2>`: goal,
+    /// paired in the E slice ([`crate::pair5::EFourSpace`]).
+    EFour,
     /// The side centres, T and X together, in the pairing group: goal, the
     /// last group's arrangements ([`crate::pair5::SidesSpace`]).
     Sides,
@@ -276,6 +280,7 @@ impl Reduction5 {
             Reduction5::ESlice(high) => format!("5x5x5-tredges four midges (slot order) with their {} wings rank=colex(12c4)*11880+placement goal=paired in the E slice", if high { "high" } else { "low" }),
             Reduction5::Sides => "5x5x5 t- and x-centres R,L (R marked) and F,B (F marked) in the pairing group rank=(colex(t R/L)*70+colex(x R/L))*432+index of the F/B pattern goal=orbit of solved under U D R2 L2 F2 B2 Rw2 Lw2 Fw2 Bw2".into(),
             Reduction5::ETriple => "5x5x5-tredges three midges (slot order) with their high and low wings rank=(colex(12c3)*1320+high placement)*1320+low placement goal=paired in the E slice".into(),
+            Reduction5::EFour => "5x5x5-tredges four midges (slot order) with their high and low wings, all in the R/L layers' eight dedges rank=(colex(8c4)*1680+high placement)*1680+low placement goal=paired in the E slice".into(),
             Reduction5::Last8 => "5x5x5-tredges U/D-layer high and low wings -> midge slot, equal parity, up to the slot symmetries of the moves rank=offset(class(high))+index of least low goal=identity".into(),
         }
     }
@@ -289,6 +294,7 @@ impl Reduction5 {
             Reduction5::MidPair => factorial(12),
             Reduction5::ESlice(_) => crate::pair5::E_SLICE_STATES,
             Reduction5::ETriple => crate::pair5::E_TRIPLE_STATES,
+            Reduction5::EFour => crate::pair5::E_FOUR_STATES,
             Reduction5::Sides => crate::pair5::SIDE_STATES,
             Reduction5::Last8 => crate::pair5::LAST8_STATES,
         }

@@ -156,6 +156,9 @@ pub enum ModelError {
     /// A move that takes wings from one class to the other.
     #[error("move {0} moves wings between the classes")]
     MixesClasses(Move),
+    /// A move that takes an edge piece out of the R and L layers.
+    #[error("move {0} takes edge pieces out of the R and L layers")]
+    LeavesLayers(Move),
     /// A move that permutes the two wing classes with different parities.
     #[error("move {0} permutes the two classes with different parities")]
     ClassParities(Move),

@@ -24,16 +24,18 @@
 mod centres;
 mod last8;
 mod pair;
+mod pair_rl;
 mod sides;
 
 pub use centres::{in_frame, CentreStage, LR_IDS, SOLVE_IDS, UD_IDS};
 pub use last8::Last8;
 pub use pair::EPair;
+pub use pair_rl::{RlPair, RL_IDS};
 pub use sides::{Parts, Sides, Split, TwoTables};
 
 use crate::cube3::Solver as Solver3;
 use crate::moves::{axis_rotations, simplify};
-use crate::search::{next_stage, Chain, Clock, Link, Policy, Rooted, Share};
+use crate::search::{next_stage, Chain, Checked, Clock, Link, Policy, Rooted, Share};
 use crate::tables::TableError;
 use crate::SolveError;
 use std::path::Path;
@@ -73,6 +75,17 @@ pub struct Options {
     pub pair_level_nodes: u64,
     /// Stage 4's bound is its tables' bound times `1 + weight / 8`.
     pub pair_weight: u8,
+    /// Stage 4 in the R/L-layer group ([`RlPair`]) from the stage-3 ends
+    /// where it applies (four tredges with no piece in the M slice), in
+    /// the pairing group ([`EPair`]) where none does.
+    pub pair_rl: bool,
+    /// [`RlPair`]'s bound is its tables' bound times `1 + weight / 8`.
+    pub rl_weight: u8,
+    /// With `pair_rl`, stage 3 keeps only the ends [`RlPair`] applies to.
+    pub split_for_rl: bool,
+    /// Stage 3 starts from each stage-2 chain in six frames (each order of
+    /// the three axes: [`frame`]), not only in stage 1's.
+    pub reframe: bool,
     /// Stage 5's bound is its tables' bound times `1 + weight / 8`.
     pub last_weight: u8,
     /// Stage-4 solutions handed to stage 5.
@@ -110,6 +123,10 @@ impl Default for Options {
             stage4_roots: 128,
             pair_level_nodes: 2_000_000,
             pair_weight: 5,
+            pair_rl: true,
+            rl_weight: 0,
+            split_for_rl: true,
+            reframe: true,
             last_weight: 0,
             stage4_candidates: 50,
             stage4_grace: 1_000_000,
@@ -122,6 +139,60 @@ impl Default for Options {
     }
 }
 
+/// Whole-cube turns that take the three axes to each of their six orders
+/// (the first is none): after stage 2 every centre is on its axis, so the
+/// stages after it may take any axis as the pairing group's half-turn axis
+/// (F-B) and either other one as its quarter-turn axis for stage 4.
+fn reframings() -> [Vec<Move>; 6] {
+    use tablegen::notation::Face::{F, R, U};
+    let t = crate::moves::whole_turn;
+    [
+        vec![],
+        vec![t(F, 1)],
+        vec![t(R, 1)],
+        vec![t(U, 1)],
+        vec![t(F, 1), t(R, 1)],
+        vec![t(R, 1), t(F, 1)],
+    ]
+}
+
+/// The frame of a chain: stage 1's axis turn (`axis % 3`, an index into
+/// [`axis_rotations`]), then a reframing (`axis / 3`, into [`reframings`]).
+pub fn frame(axis: usize) -> Vec<Move> {
+    let mut r = axis_rotations()[axis % 3].clone();
+    r.extend(reframings()[axis / 3].iter().copied());
+    r
+}
+
+/// A chain seen in a further frame: the cube turned by `turn` (its colours
+/// renamed so), and its moves renamed to match, so that undoing the whole
+/// frame gives the same moves for the cube as given.
+fn reframe(c: &Chain, turn: &[Move], j: usize) -> Chain {
+    let cube3 = CubeN::new(3);
+    let mut s = cube3.solved();
+    cube3.apply_alg(&mut s, turn);
+    // `unrotate` takes a face g of the new frame to the face
+    // `s[centre of g]` of the old one: invert that.
+    let mut to_new = [tablegen::notation::Face::U; 6];
+    for g in tablegen::notation::Face::ALL {
+        to_new[s[cube3.index(g, 1, 1)] as usize] = g;
+    }
+    Chain {
+        axis: c.axis % 3 + 3 * j,
+        moves: c
+            .moves
+            .iter()
+            .map(|&m| Move {
+                face: to_new[m.face as usize],
+                ..m
+            })
+            .collect(),
+        lens: c.lens.clone(),
+        state: in_frame(&c.state, turn),
+        marks: c.marks,
+    }
+}
+
 /// The 5x5x5 reduction stages (see the module documentation).
 pub struct Solver {
     cube: CubeN,
@@ -129,6 +200,7 @@ pub struct Solver {
     sides: Sides,
     split: Split,
     epair: EPair,
+    rlpair: RlPair,
     last8: Last8,
     solver3: Solver3,
 }
@@ -152,7 +224,11 @@ impl Solver {
         // beside the first stages: their tables are different files.
         std::thread::scope(|sc| {
             let rest = sc.spawn(|| -> Result<_, TableError> {
-                Ok((Last8::load(dir, quiet)?, Solver3::load(dir, quiet)?))
+                Ok((
+                    Last8::load(dir, quiet)?,
+                    Solver3::load(dir, quiet)?,
+                    RlPair::load(dir, quiet)?,
+                ))
             });
             let first = (|| -> Result<_, TableError> {
                 Ok((
@@ -164,13 +240,14 @@ impl Solver {
             })();
             let rest = tablegen::joined(rest);
             let (ud, sides, split, epair) = first?;
-            let (last8, solver3) = rest?;
+            let (last8, solver3, rlpair) = rest?;
             Ok(Solver {
                 cube: CubeN::new(5),
                 ud,
                 sides,
                 split,
                 epair,
+                rlpair,
                 last8,
                 solver3,
             })
@@ -183,6 +260,7 @@ impl Solver {
             + self.sides.table_bytes()
             + self.split.table_bytes()
             + self.epair.table_bytes()
+            + self.rlpair.table_bytes()
             + self.last8.table_bytes()
             + self.solver3.table_bytes()
     }
@@ -258,15 +336,38 @@ impl Solver {
             clock,
             opts.trace,
         )?;
-        next_stage(
-            &self.cube,
-            &self.split,
-            &chains,
-            &policy,
-            opts.split_roots,
-            clock,
-            opts.trace,
-        )
+        let chains: Vec<Chain> = if opts.reframe {
+            let turns = reframings();
+            chains
+                .iter()
+                .flat_map(|c| turns.iter().enumerate().map(move |(j, t)| reframe(c, t, j)))
+                .collect()
+        } else {
+            chains
+        };
+        if opts.pair_rl && opts.split_for_rl {
+            // Only ends stage 4 can take in its smaller group.
+            let applies = |s: &[u8]| self.rlpair.applies(s).unwrap_or(false);
+            next_stage(
+                &self.cube,
+                &Checked(&self.split, &applies),
+                &chains,
+                &policy,
+                opts.split_roots,
+                clock,
+                opts.trace,
+            )
+        } else {
+            next_stage(
+                &self.cube,
+                &self.split,
+                &chains,
+                &policy,
+                opts.split_roots,
+                clock,
+                opts.trace,
+            )
+        }
     }
 
     /// Stages 1 to 5 of a checked state: chains in their frames, each
@@ -278,19 +379,45 @@ impl Solver {
         clock: Clock,
     ) -> Result<Vec<Chain>, SolveError> {
         let chains = self.chains3(state, opts, clock)?;
-        let pair = next_stage(
-            &self.cube,
-            &Weighted(&self.epair, opts.pair_sets, opts.pair_weight),
-            &chains,
-            &self.policy(
-                opts.stage4_candidates,
-                opts.pair_level_nodes,
-                opts.stage4_grace,
-            ),
-            opts.stage4_roots,
-            clock,
-            opts.trace,
-        )?;
+        let policy4 = self.policy(
+            opts.stage4_candidates,
+            opts.pair_level_nodes,
+            opts.stage4_grace,
+        );
+        // The smaller group from the ends it applies to; the pairing group
+        // where it applies to none.
+        let rl: Vec<Chain> = if opts.pair_rl {
+            let mut v = Vec::new();
+            for c in &chains {
+                if self.rlpair.applies(&c.state)? {
+                    v.push(c.clone());
+                }
+            }
+            v
+        } else {
+            Vec::new()
+        };
+        let pair = if rl.is_empty() {
+            next_stage(
+                &self.cube,
+                &Weighted(&self.epair, opts.pair_sets, opts.pair_weight),
+                &chains,
+                &policy4,
+                opts.stage4_roots,
+                clock,
+                opts.trace,
+            )?
+        } else {
+            next_stage(
+                &self.cube,
+                &Weighted(&self.rlpair, opts.pair_sets, opts.rl_weight),
+                &rl,
+                &policy4,
+                opts.stage4_roots,
+                clock,
+                opts.trace,
+            )?
+        };
         next_stage(
             &self.cube,
             &Weighted(&self.last8, 1, opts.last_weight),
@@ -347,8 +474,8 @@ impl Solver {
             .chains3(state, &opts, clock)?
             .into_iter()
             .map(|c| Reduced {
-                moves: tablegen::cube::unrotate(&c.moves, &axis_rotations()[c.axis]),
-                rotation: axis_rotations()[c.axis].clone(),
+                moves: tablegen::cube::unrotate(&c.moves, &frame(c.axis)),
+                rotation: frame(c.axis),
                 lens: [c.lens[0], c.lens[1], c.lens[2]],
                 state: c.state,
                 recoloured: c.marks,
@@ -365,12 +492,7 @@ impl Solver {
         let (_, clock) = Self::clock(&opts);
         self.chains5(state, &opts, clock)?
             .into_iter()
-            .map(|c| {
-                simplify(&tablegen::cube::unrotate(
-                    &c.moves,
-                    &axis_rotations()[c.axis],
-                ))
-            })
+            .map(|c| simplify(&tablegen::cube::unrotate(&c.moves, &frame(c.axis))))
             .min_by_key(|m| m.len())
             .ok_or_else(|| SolveError::Internal("no reduction".into()))
     }
@@ -430,7 +552,7 @@ impl Solver {
             let mut all = c.moves.clone();
             all.extend(&m3);
             let found_len = all.len();
-            let all = simplify(&tablegen::cube::unrotate(&all, &axis_rotations()[c.axis]));
+            let all = simplify(&tablegen::cube::unrotate(&all, &frame(c.axis)));
             if best.as_ref().is_none_or(|b| all.len() < b.moves.len()) {
                 let mut phases: Vec<(&'static str, usize)> =
                     STAGES.iter().copied().zip(c.lens.iter().copied()).collect();
@@ -552,33 +674,42 @@ impl<S: WeightedStage> Link for Weighted<'_, S> {
     }
 }
 
-impl WeightedStage for EPair {
-    const NAME: &'static str = "pair-e";
-    fn stage_moves(&self) -> &[Move] {
-        &self.moves
-    }
-    fn expand_weighted(
-        &self,
-        n: &Self::Node,
-        prev: Option<usize>,
-        left: usize,
-        kids: &mut Vec<(usize, Self::Node)>,
-        weight: u8,
-    ) -> u64 {
-        EPair::expand_weighted(self, n, prev, left, kids, weight)
-    }
-    fn roots_weighted(
-        &self,
-        state: &[u8],
-        keep: usize,
-        weight: u8,
-    ) -> Result<Vec<(Self::Node, usize)>, SolveError> {
-        Ok(EPair::roots_weighted(self, state, keep, weight)?
-            .into_iter()
-            .map(|n| (n, self.h(&n)))
-            .collect())
-    }
+/// [`WeightedStage`] for a stage-4 kind: its own `expand_weighted` and
+/// `roots_weighted`, the latter keeping `keep` roots per state.
+macro_rules! weighted_pair_stage {
+    ($t:ty) => {
+        impl WeightedStage for $t {
+            const NAME: &'static str = "pair-e";
+            fn stage_moves(&self) -> &[Move] {
+                &self.moves
+            }
+            fn expand_weighted(
+                &self,
+                n: &Self::Node,
+                prev: Option<usize>,
+                left: usize,
+                kids: &mut Vec<(usize, Self::Node)>,
+                weight: u8,
+            ) -> u64 {
+                <$t>::expand_weighted(self, n, prev, left, kids, weight)
+            }
+            fn roots_weighted(
+                &self,
+                state: &[u8],
+                keep: usize,
+                weight: u8,
+            ) -> Result<Vec<(Self::Node, usize)>, SolveError> {
+                Ok(<$t>::roots_weighted(self, state, keep, weight)?
+                    .into_iter()
+                    .map(|n| (n, self.h(&n)))
+                    .collect())
+            }
+        }
+    };
 }
+
+weighted_pair_stage!(EPair);
+weighted_pair_stage!(RlPair);
 
 impl WeightedStage for Last8 {
     const NAME: &'static str = "last8";

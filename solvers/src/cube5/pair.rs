@@ -56,6 +56,33 @@ pub struct EPair {
     three_tab: Trits,
 }
 
+/// Per tredge of a state stage 3 left, the slots (dedge numbering) of its
+/// midge, its high wing and its low wing (within the class); an error names
+/// what stage 3 did not do (an internal one: a midge flipped, a wing out of
+/// its class).
+pub(super) fn tredge_slots(tredges: &Tredges, state: &[u8]) -> Result<[[u8; 3]; 12], SolveError> {
+    let left = |what: &str| SolveError::Internal(format!("stage 3 left {what}"));
+    let wings = tredges
+        .wings
+        .read(&cube5::part4(state))
+        .map_err(SolveError::internal)?;
+    let (midges, flip) = tredges.read_midges(state).map_err(SolveError::internal)?;
+    if flip.iter().any(|&f| f != 0) {
+        return Err(left("a midge flipped"));
+    }
+    let mut at = [[0u8; 3]; 12];
+    for (slot, &p) in wings.iter().enumerate() {
+        if (slot < 12) != (p < 12) {
+            return Err(left("a wing out of its class"));
+        }
+        at[p as usize % 12][1 + slot / 12] = (slot % 12) as u8;
+    }
+    for (slot, &p) in midges.iter().enumerate() {
+        at[p as usize][0] = slot as u8;
+    }
+    Ok(at)
+}
+
 /// Sets of four of twelve, as bit masks.
 fn fours() -> Vec<u16> {
     (0u16..1 << 12).filter(|m| m.count_ones() == 4).collect()
@@ -156,33 +183,12 @@ impl EPair {
         keep: usize,
         weight: u8,
     ) -> Result<Vec<NE>, SolveError> {
-        let left = |what: &str| SolveError::Internal(format!("stage 3 left {what}"));
-        let wings = self
-            .tredges
-            .wings
-            .read(&cube5::part4(state))
-            .map_err(SolveError::internal)?;
-        let (midges, flip) = self
-            .tredges
-            .read_midges(state)
-            .map_err(SolveError::internal)?;
-        if flip.iter().any(|&f| f != 0) {
-            return Err(left("a midge flipped"));
-        }
-        // Per tredge: its midge's slot, its high and low wings' slots.
-        let mut at = [[0u8; 3]; 12];
-        for (slot, &p) in wings.iter().enumerate() {
-            if (slot < 12) != (p < 12) {
-                return Err(left("a wing out of its class"));
-            }
-            at[p as usize % 12][1 + slot / 12] = (slot % 12) as u8;
-        }
-        for (slot, &p) in midges.iter().enumerate() {
-            at[p as usize][0] = slot as u8;
-        }
+        let at = tredge_slots(&self.tredges, state)?;
         let sides = self.sides.project(state);
         if self.sides_distance(sides) == u8::MAX {
-            return Err(left("centres the pairing group cannot solve"));
+            return Err(SolveError::Internal(
+                "stage 3 left centres the pairing group cannot solve".into(),
+            ));
         }
         let mut out: Vec<NE> = fours()
             .into_iter()
@@ -215,7 +221,7 @@ impl EPair {
             for k in 0..4 {
                 n.d3[k] = self.three_distance(Self::three_rank(&n.mids, &n.wings, k))?;
             }
-            n.h = Self::weighted(self.bound(n), weight);
+            n.h = super::Last8::weighted(self.bound(n), weight);
         }
         out.sort_by_key(|n| n.h);
         out.truncate(keep.max(1));
@@ -229,17 +235,6 @@ impl EPair {
             h = h.max(nibble(self.tabs[k].bytes(), r) as u8);
         }
         h.max(n.d3.into_iter().max().unwrap_or(0))
-    }
-
-    /// The search's bound: the tables' bound times `1 + weight / 8`
-    /// (rounded down; weight 0: the tables' bound, admissible). A larger
-    /// weight finds solutions sooner, perhaps a move or two longer.
-    #[inline]
-    fn weighted(h: u8, weight: u8) -> u8 {
-        if h == u8::MAX {
-            return h;
-        }
-        h.saturating_add((h as u16 * weight as u16 / 8) as u8)
     }
 
     /// The bound of a node.
@@ -349,7 +344,7 @@ impl EPair {
                 dropped += 1;
                 continue;
             }
-            c.h = Self::weighted(hmax, weight);
+            c.h = super::Last8::weighted(hmax, weight);
             if c.h as usize > left {
                 dropped += 1;
                 continue;

@@ -264,6 +264,121 @@ fn split_and_pair_undo_short_scrambles() {
     }
 }
 
+/// Stage 4 in the R/L-layer group on scrambles of its own moves from
+/// solved: it applies (no piece leaves the R and L layers), its best root's
+/// bound is at most the scramble's length, a path within that length is
+/// found, and its end has the E-slice tredges paired (on the facelets) and
+/// is a state of the last stage.
+#[test]
+fn rl_pair_undoes_short_scrambles() {
+    let cube = CubeN::new(5);
+    let dir = crate::tables::test_tables_dir();
+    let rl = RlPair::load(&dir, true).unwrap();
+    let last = Last8::load(&dir, true).unwrap();
+    for k in 0..30usize {
+        let len = k % 6;
+        let alg: Vec<_> = (0..len)
+            .map(|j| rl.moves[(k * 11 + j * 5 + 1) % rl.moves.len()])
+            .collect();
+        let mut s = cube.solved();
+        cube.apply_alg(&mut s, &alg);
+        assert!(rl.applies(&s).unwrap(), "{k}: {alg:?}");
+        let roots: Vec<_> = rl
+            .roots_weighted(&s, 70, 0)
+            .unwrap()
+            .into_iter()
+            .map(|n| crate::search::Root {
+                node: n,
+                before: 0,
+                lower: rl.h(&n),
+            })
+            .collect();
+        assert!(
+            roots[0].lower <= len,
+            "{k}: bound {} > {len}",
+            roots[0].lower
+        );
+        let found = crate::search::deepen(&rl, &roots, &policy(12), clock());
+        let path = &found.found[0].path;
+        assert!(path.len() <= len, "{k}: {alg:?}");
+        let mut t = s.clone();
+        cube.apply_alg(
+            &mut t,
+            &path.iter().map(|&i| rl.moves[i]).collect::<Vec<_>>(),
+        );
+        assert!(e_slice_paired(&cube, &t), "{k}: {alg:?}");
+        last.node(&t).unwrap();
+    }
+    // Long scrambles in the pairing group mix the M slice's pieces with the
+    // others: where fewer than four tredges are free of it, no root.
+    let pairing = tablegen::cube4::pairing_moves();
+    let mut refused = 0;
+    for k in 0..40usize {
+        let mut s = cube.solved();
+        let mut x = k as u64 + 1;
+        for _ in 0..60 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            cube.apply(&mut s, pairing[(x >> 33) as usize % pairing.len()]);
+        }
+        if !rl.applies(&s).unwrap() {
+            refused += 1;
+            assert!(rl.roots_weighted(&s, 70, 0).unwrap().is_empty());
+        }
+    }
+    assert!(refused > 0);
+}
+
+/// The six reframings order the three axes in the six ways, and a chain
+/// reframed gives the same moves for the cube as given.
+#[test]
+fn reframings_are_the_six_axis_orders() {
+    let c3 = CubeN::new(3);
+    let mut orders = std::collections::HashSet::new();
+    for j in 0..6 {
+        let f = frame(3 * j);
+        let mut s = c3.solved();
+        c3.apply_alg(&mut s, &f);
+        let axes: Vec<usize> = [Face::U, Face::R, Face::F]
+            .iter()
+            .map(|&g| Face::ALL[s[c3.index(g, 1, 1)] as usize].axis())
+            .collect();
+        orders.insert(axes);
+    }
+    assert_eq!(orders.len(), 6);
+    let cube = CubeN::new(5);
+    let s = tablegen::orbits::random_state(&cube, 7);
+    let moves: Vec<_> = (0..10)
+        .map(|k| {
+            tablegen::notation::Move::block(Face::ALL[k % 6], 1 + (k % 2) as u8, 1 + (k % 3) as u8)
+        })
+        .collect();
+    for a in 0..3 {
+        let mut t = in_frame(&s, &frame(a));
+        cube.apply_alg(&mut t, &moves);
+        let c = Chain {
+            axis: a,
+            moves: moves.clone(),
+            lens: vec![moves.len()],
+            state: t,
+            marks: 0,
+        };
+        for (j, turn) in reframings().iter().enumerate() {
+            let r = reframe(&c, turn, j);
+            let given = tablegen::cube::unrotate(&r.moves, &frame(r.axis));
+            assert_eq!(
+                given,
+                tablegen::cube::unrotate(&c.moves, &frame(a)),
+                "{a} {j}"
+            );
+            let mut u = s.clone();
+            cube.apply_alg(&mut u, &given);
+            assert_eq!(in_frame(&u, &frame(r.axis)), r.state, "{a} {j}");
+        }
+    }
+}
+
 /// Stages 1-3 on random states: the moves, replayed on the facelets, give
 /// the state the chain reports (in its frame), in the pairing group's orbit
 /// of solved (the pairing stage reads it: midges oriented, wings in their

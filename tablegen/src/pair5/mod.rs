@@ -22,8 +22,84 @@ use crate::notation::{Face, Move};
 use crate::perm::choose;
 use crate::ModelError;
 
+mod four;
 mod last8;
+pub use four::*;
 pub use last8::*;
+
+/// Colex rank of an ascending set of slots.
+#[inline]
+fn colex(m: &[u8]) -> u64 {
+    m.iter()
+        .enumerate()
+        .map(|(k, &x)| choose(x as u64, k as u64 + 1))
+        .sum()
+}
+
+/// Inverse of [`colex`].
+fn uncolex<const K: usize>(mut set: u64) -> [u8; K] {
+    let mut m = [0u8; K];
+    for k in (0..K).rev() {
+        let mut x = k as u64;
+        while choose(x + 1, k as u64 + 1) <= set {
+            x += 1;
+        }
+        set -= choose(x, k as u64 + 1);
+        m[k] = x as u8;
+    }
+    m
+}
+
+/// Rank of a placement of distinct pieces in `n` slots: each piece's slot
+/// among those the earlier ones left free, as mixed-radix digits.
+#[inline]
+fn placement(w: &[u8], n: u64) -> u64 {
+    let mut p = 0u64;
+    for k in 0..w.len() {
+        let below = (0..k).filter(|&j| w[j] < w[k]).count() as u64;
+        p = p * (n - k as u64) + (w[k] as u64 - below);
+    }
+    p
+}
+
+/// Inverse of [`placement`].
+fn unplacement<const K: usize>(mut p: u64, n: u8) -> [u8; K] {
+    let mut digits = [0u64; K];
+    for k in (0..K).rev() {
+        let base = n as u64 - k as u64;
+        digits[k] = p % base;
+        p /= base;
+    }
+    let mut free: Vec<u8> = (0..n).collect();
+    digits.map(|d| free.remove(d as usize))
+}
+
+/// [`Space`] for a tredge space with `unrank`, `apply(&state, move)` and
+/// `moves`: its size and its goals as given.
+macro_rules! tredge_space {
+    ($t:ty, $size:expr, |$sp:ident| $goals:expr) => {
+        impl $crate::bfs::Space for $t {
+            fn size(&self) -> u64 {
+                $size
+            }
+
+            fn goals(&self) -> Vec<u64> {
+                let $sp = self;
+                $goals
+            }
+
+            fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+                let s = Self::unrank(rank);
+                for i in 0..self.moves.len() {
+                    if !f(self.apply(&s, i)) {
+                        return;
+                    }
+                }
+            }
+        }
+    };
+}
+pub(crate) use tredge_space;
 
 /// C(12,4): sets of four midge slots.
 pub const E_SETS: u64 = 495;
@@ -102,37 +178,12 @@ impl ESliceSpace {
     /// placements, plus the placement's rank (each wing's slot among those
     /// the earlier ones left free).
     pub fn rank(s: &Four) -> u64 {
-        let (m, w) = s;
-        let set: u64 = (0..4).map(|k| choose(m[k] as u64, k as u64 + 1)).sum();
-        let mut p = 0u64;
-        for k in 0..4 {
-            let below = (0..k).filter(|&j| w[j] < w[k]).count() as u64;
-            p = p * (12 - k as u64) + (w[k] as u64 - below);
-        }
-        set * E_PLACEMENTS + p
+        colex(&s.0) * E_PLACEMENTS + placement(&s.1, 12)
     }
 
     /// Inverse of [`ESliceSpace::rank`].
     pub fn unrank(r: u64) -> Four {
-        let (mut set, mut p) = (r / E_PLACEMENTS, r % E_PLACEMENTS);
-        let mut m = [0u8; 4];
-        for k in (0..4).rev() {
-            let mut x = k as u64;
-            while choose(x + 1, k as u64 + 1) <= set {
-                x += 1;
-            }
-            set -= choose(x, k as u64 + 1);
-            m[k] = x as u8;
-        }
-        let mut digits = [0u64; 4];
-        for k in (0..4).rev() {
-            let base = 12 - k as u64;
-            digits[k] = p % base;
-            p /= base;
-        }
-        let mut free: Vec<u8> = (0..12).collect();
-        let w = digits.map(|d| free.remove(d as usize));
-        (m, w)
+        (uncolex(r / E_PLACEMENTS), unplacement(r % E_PLACEMENTS, 12))
     }
 
     /// The state after move `i`, standardised.
@@ -147,24 +198,7 @@ impl ESliceSpace {
     }
 }
 
-impl Space for ESliceSpace {
-    fn size(&self) -> u64 {
-        E_SLICE_STATES
-    }
-
-    fn goals(&self) -> Vec<u64> {
-        vec![self.goal]
-    }
-
-    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
-        let s = Self::unrank(rank);
-        for i in 0..self.moves.len() {
-            if !f(self.apply(&s, i)) {
-                return;
-            }
-        }
-    }
-}
+tredge_space!(ESliceSpace, E_SLICE_STATES, |sp| vec![sp.goal]);
 
 /// C(12,3) x (12·11·10)²: states of [`ETripleSpace`].
 pub const E_TRIPLE_STATES: u64 = 220 * 1320 * 1320;
@@ -223,47 +257,20 @@ impl ETripleSpace {
         Self::rank(&(k.map(|i| mids[i]), k.map(|i| hi[i]), k.map(|i| lo[i])))
     }
 
-    fn placement(w: &[u8; 3]) -> u64 {
-        let mut p = 0u64;
-        for k in 0..3 {
-            let below = (0..k).filter(|&j| w[j] < w[k]).count() as u64;
-            p = p * (12 - k as u64) + (w[k] as u64 - below);
-        }
-        p
-    }
-
-    fn unplacement(mut p: u64) -> [u8; 3] {
-        let mut digits = [0u64; 3];
-        for k in (0..3).rev() {
-            let base = 12 - k as u64;
-            digits[k] = p % base;
-            p /= base;
-        }
-        let mut free: Vec<u8> = (0..12).collect();
-        digits.map(|d| free.remove(d as usize))
-    }
-
     /// Rank of a standard state: colex rank of the midge set, then the high
     /// and the low placements.
     #[inline]
     pub fn rank(s: &Three) -> u64 {
-        let set: u64 = (0..3).map(|k| choose(s.0[k] as u64, k as u64 + 1)).sum();
-        (set * 1320 + Self::placement(&s.1)) * 1320 + Self::placement(&s.2)
+        (colex(&s.0) * 1320 + placement(&s.1, 12)) * 1320 + placement(&s.2, 12)
     }
 
     /// Inverse of [`ETripleSpace::rank`].
     pub fn unrank(r: u64) -> Three {
-        let (mut set, hp, lp) = (r / (1320 * 1320), r / 1320 % 1320, r % 1320);
-        let mut m = [0u8; 3];
-        for k in (0..3).rev() {
-            let mut x = k as u64;
-            while choose(x + 1, k as u64 + 1) <= set {
-                x += 1;
-            }
-            set -= choose(x, k as u64 + 1);
-            m[k] = x as u8;
-        }
-        (m, Self::unplacement(hp), Self::unplacement(lp))
+        (
+            uncolex(r / (1320 * 1320)),
+            unplacement(r / 1320 % 1320, 12),
+            unplacement(r % 1320, 12),
+        )
     }
 
     /// The state after move `i`, standardised.
@@ -283,24 +290,7 @@ impl ETripleSpace {
     }
 }
 
-impl Space for ETripleSpace {
-    fn size(&self) -> u64 {
-        E_TRIPLE_STATES
-    }
-
-    fn goals(&self) -> Vec<u64> {
-        self.goals.clone()
-    }
-
-    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
-        let s = Self::unrank(rank);
-        for i in 0..self.moves.len() {
-            if !f(self.apply(&s, i)) {
-                return;
-            }
-        }
-    }
-}
+tredge_space!(ETripleSpace, E_TRIPLE_STATES, |sp| sp.goals.clone());
 
 /// F/B side-centre arrangements the pairing group reaches (T and X tied).
 pub const FB_ARRANGEMENTS: u64 = 432;
