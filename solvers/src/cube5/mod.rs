@@ -11,9 +11,12 @@
 //! | `centres-ud` ([`CentreStage::ud`]) | the T- and X-centres of one colour pair on their axis (each of the three pairs, the cube turned so that it is U-D: [`in_frame`]) | the 36 outer block turns | max of `5x5x5-ud-t-stage` and `5x5x5-ud-x-stage` (exact for each orbit alone); where both are at most 5, `5x5x5-ud-stage-d5` (both orbits) |
 //! | `sides` ([`Sides`]) | also the L/R T- and X-centres on L and R, an even wing permutation | 28: no `Rw Lw Fw Bw` quarter turns | max of `5x5x5-lr-t-stage` and `5x5x5-lr-x-parity` |
 //! | `split` ([`Split`]) | the F/B centres arranged as the pairing group reaches them, every midge oriented, every high wing in a high slot, up to an even set of tredges the search takes as flipped (one root per set; the stages after it work on the cube with those tredges recoloured: [`tablegen::cube5::Recolour`]) | 24: the outer turns and the six wide half turns | max of `5x5x5-fb-centres-eo` and `5x5x5-wings-split` |
-//! | `pair-e` ([`EPair`]) | four tredges (the search's choice) paired in the E slice, the side centres in an arrangement the last group reaches | 20: `U D R L` turns, `F2 B2`, the six wide half turns | max of `5x5x5-side-centres`, `5x5x5-e-slice-high`, `5x5x5-e-slice-low` (exact for the four midges with their high, or low, wings) and the exact distances of the four threes of tredges (`5x5x5-e-slice-three`); weighted in the search |
+//! | `pair-e` ([`RlPair`]; [`EPair`] where it does not apply) | four tredges (the search's choice) paired in the E slice, the side centres in an arrangement the last group reaches | `RlPair`: 16, `R L` turns, `U2 D2 F2 B2`, the six wide half turns, from ends with four tredges free of the M slice (stage 3 keeps only those); `EPair`: 20, `U D R L` turns, `F2 B2`, the six wide half turns | `RlPair`: max of `5x5x5-side-centres` and `5x5x5-e-four-rl` (each exact); `EPair`: max of `5x5x5-side-centres`, `5x5x5-e-slice-high`, `5x5x5-e-slice-low` and the exact distances of the four threes of tredges (`5x5x5-e-slice-three`), weighted |
 //! | `last8` ([`Last8`]) | the U/D-layer tredges paired, every centre solved | 14: `U D` turns, `R2 L2 F2 B2`, `Rw2 Lw2 Fw2 Bw2` | max of the T- and X-centres' joint distance in the group (computed at load) and `5x5x5-last8-edges` (exact for the eight tredges) |
 //! | `3x3x3` | solved | the 18 outer turns | the two-phase solver ([`crate::cube3`]) on the reduced cube's 3x3x3, recoloured back |
+//!
+//! Stage 3 starts from each stage-2 chain in six frames (the six orders of
+//! the axes: [`frame`]), since after stage 2 every centre is on its axis.
 //!
 //! Each stage starts from many of the last one's solutions at once (each a
 //! root of the engine with the moves it already took), so the chain found
@@ -157,7 +160,7 @@ fn reframings() -> [Vec<Move>; 6] {
 }
 
 /// The frame of a chain: stage 1's axis turn (`axis % 3`, an index into
-/// [`axis_rotations`]), then a reframing (`axis / 3`, into [`reframings`]).
+/// [`axis_rotations`]), then one of six whole-cube turns (`axis / 3`).
 pub fn frame(axis: usize) -> Vec<Move> {
     let mut r = axis_rotations()[axis % 3].clone();
     r.extend(reframings()[axis / 3].iter().copied());
