@@ -455,6 +455,8 @@ pub struct Packed {
 
 /// A table stored as nibbles.
 pub type Nibbles = Packed;
+/// A table stored as crumbs (2 bits a rank).
+pub type Crumbs = Packed;
 /// A table stored as trits (distance mod 3).
 pub type Trits = Packed;
 
@@ -467,6 +469,11 @@ impl Packed {
     /// Opens (or builds) table `id`, which must be stored as trits.
     pub fn load_trits(id: &str, dir: &Path, quiet: bool) -> Result<Packed, TableError> {
         Packed::load_as(id, dir, quiet, tablefmt::Encoding::Trit)
+    }
+
+    /// Opens (or builds) table `id`, which must be stored as crumbs.
+    pub fn load_crumbs(id: &str, dir: &Path, quiet: bool) -> Result<Packed, TableError> {
+        Packed::load_as(id, dir, quiet, tablefmt::Encoding::Crumb)
     }
 
     fn load_as(
@@ -534,6 +541,12 @@ impl Packed {
             (None, None) => &self.owned,
         }
     }
+}
+
+/// The crumb (2 bits) of rank `i` in packed bytes.
+#[inline(always)]
+pub fn crumb(bytes: &[u8], i: usize) -> u8 {
+    (bytes[i >> 2] >> ((i & 3) << 1)) & 3
 }
 
 /// The nibble of rank `i` in packed bytes.

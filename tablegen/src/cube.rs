@@ -166,6 +166,20 @@ impl CubeN {
         self.index(Face::ALL[face], r as usize, c as usize)
     }
 
+    /// The facelet permutation of a symmetry of the cube (as a move's:
+    /// entry `j` is the facelet whose sticker goes to `j`), given as the
+    /// linear map on positions and normals: one of the 48 signed
+    /// permutations of the three coordinates (a rotation or a reflection).
+    /// Panics for another map.
+    pub fn symmetry(&self, map: impl Fn([i32; 3]) -> [i32; 3]) -> Perm {
+        let mut perm = vec![0u16; self.facelets()];
+        for (i, _) in perm.clone().iter().enumerate() {
+            let (p, nv) = self.geometry(i);
+            perm[self.locate(map(p), map(nv))] = i as u16;
+        }
+        perm
+    }
+
     /// Checks that a move exists on this cube size.
     pub fn check_move(&self, mv: Move) -> Result<(), MoveFitError> {
         let n = self.n as u8;

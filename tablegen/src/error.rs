@@ -212,6 +212,9 @@ pub enum ModelError {
     /// More symmetries than a node encodes.
     #[error("{0} symmetries (at most 16 are encoded)")]
     Symmetries(usize),
+    /// A space whose symmetries do not hold (`0` says which part).
+    #[error("the symmetries do not hold: {0}")]
+    Symmetry(&'static str),
 }
 
 #[cfg(test)]

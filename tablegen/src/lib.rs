@@ -13,6 +13,7 @@
 pub mod artifact;
 pub mod bfs;
 pub mod catalog;
+pub mod centres5;
 pub mod cli;
 pub mod corners;
 pub mod cube;

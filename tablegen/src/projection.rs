@@ -193,67 +193,62 @@ pub fn build(def: &ProjectionDef, moves: &[Move]) -> Result<FaceletMaskSpace, Mo
             byte_rank,
         });
     }
-    let mut where_is = vec![usize::MAX; cube.facelets()];
-    for (bit, &p) in positions.iter().enumerate() {
-        where_is[p] = bit;
-    }
-    let block_of = |bit: usize| {
-        blocks
-            .iter()
-            .position(|b| bit >= b.offset as usize && bit < (b.offset + b.size) as usize)
-            .expect("bit in a block")
+    let mut space = FaceletMaskSpace {
+        positions,
+        size: blocks.iter().map(|b| b.radix).product(),
+        blocks,
+        byte_maps: Vec::new(),
+        goal,
     };
-    let mut byte_maps = Vec::new();
     for &mv in moves {
         cube.check_move(mv)?;
-        let perm = cube.perm(mv);
-        // bit j of the new mask = bit src(j) of the old: old bit i goes to dst(i).
-        let mut dst = vec![0usize; positions.len()];
-        for (j, &p) in positions.iter().enumerate() {
-            let src = where_is[perm[p] as usize];
-            if src == usize::MAX || block_of(src) != block_of(j) {
-                return Err(ModelError::Blocks(mv));
-            }
-            dst[src] = j;
-        }
-        let nbytes = positions.len().div_ceil(8);
-        let mut maps = vec![[0u64; 256]; nbytes];
-        for (byte, map) in maps.iter_mut().enumerate() {
-            for (v, out) in map.iter_mut().enumerate() {
-                for k in 0..8 {
-                    let i = byte * 8 + k;
-                    if v >> k & 1 == 1 && i < positions.len() {
-                        *out |= 1 << dst[i];
-                    }
-                }
-            }
-        }
-        byte_maps.push(maps);
+        let maps = space
+            .perm_maps(&cube.perm(mv))
+            .ok_or(ModelError::Blocks(mv))?;
+        space.byte_maps.push(maps);
     }
-    let size = blocks.iter().map(|b| b.radix).product();
-    Ok(FaceletMaskSpace {
-        positions,
-        blocks,
-        byte_maps,
-        goal,
-        size,
-    })
+    Ok(space)
 }
 
 impl FaceletMaskSpace {
     /// Applies move `m` (index into the move list) to a mask.
     #[inline]
     pub fn apply(&self, mask: u64, m: usize) -> u64 {
-        let mut out = 0;
-        let mut x = mask;
-        for map in &self.byte_maps[m] {
-            out |= map[(x & 0xFF) as usize];
-            x >>= 8;
-            if x == 0 {
-                break;
+        apply_maps(&self.byte_maps[m], mask)
+    }
+
+    /// The byte maps ([`apply_maps`]) of a facelet permutation (a move's, or a
+    /// symmetry's: `perm[j]` is the facelet whose sticker goes to `j`) on
+    /// this projection's masks; `None` if it takes a tracked facelet out of
+    /// its block (or out of the projection).
+    pub fn perm_maps(&self, perm: &[u16]) -> Option<Vec<[u64; 256]>> {
+        let n = self.positions.len();
+        let block_of = |bit: usize| {
+            self.blocks
+                .iter()
+                .position(|b| bit >= b.offset as usize && bit < (b.offset + b.size) as usize)
+        };
+        // bit j of the new mask = bit src(j) of the old: old bit i goes to dst(i).
+        let mut dst = vec![0usize; n];
+        for (j, &p) in self.positions.iter().enumerate() {
+            let from = *perm.get(p)? as usize;
+            let src = self.positions.iter().position(|&q| q == from)?;
+            if block_of(src)? != block_of(j)? {
+                return None;
+            }
+            dst[src] = j;
+        }
+        let mut maps = vec![[0u64; 256]; n.div_ceil(8)];
+        for (byte, map) in maps.iter_mut().enumerate() {
+            for (v, out) in map.iter_mut().enumerate() {
+                for (k, &to) in dst.iter().enumerate().skip(byte * 8).take(8) {
+                    if v >> (k - byte * 8) & 1 == 1 {
+                        *out |= 1 << to;
+                    }
+                }
             }
         }
-        out
+        Some(maps)
     }
 
     /// Rank of a mask.
@@ -334,6 +329,21 @@ impl Space for FaceletMaskSpace {
             }
         }
     }
+}
+
+/// A mask through byte maps ([`FaceletMaskSpace::perm_maps`]).
+#[inline]
+pub fn apply_maps(maps: &[[u64; 256]], mask: u64) -> u64 {
+    let mut out = 0;
+    let mut x = mask;
+    for map in maps {
+        out |= map[(x & 0xFF) as usize];
+        x >>= 8;
+        if x == 0 {
+            break;
+        }
+    }
+    out
 }
 
 fn low_bits(n: u32) -> u64 {

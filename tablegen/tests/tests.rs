@@ -16,3 +16,4 @@ mod reduction5_tables;
 mod reduction_tables;
 mod route_cycles;
 mod timely;
+mod ud_joint;

@@ -4,14 +4,21 @@
 //! together).
 
 use crate::search::{allowed, deepen, Clock, Found, Policy, Root, Stage};
-use crate::tables::{load_sparse, Nibbles, SparseTable, TableError};
+use crate::tables::{crumb, load_sparse, Crumbs, Nibbles, SparseTable, TableError};
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
+use tablegen::centres5::{self, UdJoint};
 use tablegen::notation::{Face, Move};
 use tablegen::projection::{self, FaceletMaskSpace};
 
-/// Stage 1's tables: T-centres, X-centres, both within 5 moves.
-pub const UD_IDS: [&str; 3] = ["5x5x5-ud-t-stage", "5x5x5-ud-x-stage", "5x5x5-ud-stage-d5"];
+/// Stage 1's tables: T-centres, X-centres, both within 5 moves, both within
+/// 7 moves up to symmetry (hashed).
+pub const UD_IDS: [&str; 4] = [
+    "5x5x5-ud-t-stage",
+    "5x5x5-ud-x-stage",
+    "5x5x5-ud-stage-d5",
+    "5x5x5-ud-stage-hashed",
+];
 
 /// Stage 2's tables: the L/R T- and X-centres among the side faces.
 pub const LR_IDS: [&str; 2] = ["5x5x5-lr-t-stage", "5x5x5-lr-x-stage"];
@@ -28,6 +35,9 @@ pub struct CentreStage {
     orbits: [(FaceletMaskSpace, Nibbles); 2],
     /// Both orbits together, the sparse table and its depth.
     both: Option<(FaceletMaskSpace, SparseTable, usize)>,
+    /// Both orbits together up to symmetry, hashed (its orbits are the
+    /// stage's two).
+    hashed: Option<(UdJoint, Crumbs)>,
 }
 
 /// A node: the masks of the two orbits and of both together (0 when the
@@ -65,13 +75,35 @@ impl CentreStage {
     /// Stage 1: the U/D T- and X-centres on U and D, with the 36 outer block
     /// turns.
     pub fn ud(dir: &Path, quiet: bool) -> Result<CentreStage, TableError> {
-        CentreStage::load(
+        let mut stage = CentreStage::load(
             &UD_IDS[..2],
             Some(UD_IDS[2]),
             &[Face::U, Face::D],
             dir,
             quiet,
-        )
+        )?;
+        let id = UD_IDS[3];
+        let joint = match catalog::find(id).map(|d| d.space) {
+            Some(SpaceDef::HashedCentres5 { t, x, moves }) if moves == stage.moves => {
+                UdJoint::new(&t, &x, &moves).map_err(|e| TableError::model(id, e))?
+            }
+            _ => {
+                return Err(TableError::Build(
+                    id.into(),
+                    "not a hashed table of the stage's moves".into(),
+                ))
+            }
+        };
+        if joint.t.positions != stage.orbits[0].0.positions
+            || joint.x.positions != stage.orbits[1].0.positions
+        {
+            return Err(TableError::Build(
+                id.into(),
+                "its orbits are not the stage's".into(),
+            ));
+        }
+        stage.hashed = Some((joint, Crumbs::load_crumbs(id, dir, quiet)?));
+        Ok(stage)
     }
 
     /// Stage 2 (once U/D are staged): the L/R T- and X-centres on L and R,
@@ -137,6 +169,7 @@ impl CentreStage {
             moves,
             marked,
             both,
+            hashed: None,
         })
     }
 
@@ -147,6 +180,7 @@ impl CentreStage {
             .map(|o| o.1.bytes().len() as u64)
             .sum::<u64>()
             + self.both.as_ref().map_or(0, |b| b.1.bytes())
+            + self.hashed.as_ref().map_or(0, |h| h.1.bytes().len() as u64)
     }
 
     /// The stage's moves.
@@ -173,7 +207,9 @@ impl CentreStage {
 
     /// Lower bound of masks: the larger of the orbits' exact distances, and
     /// where both are within the sparse table's depth, its distance for both
-    /// orbits together (or one past its depth if it does not hold the state).
+    /// orbits together (or one past its depth if it does not hold the state),
+    /// and where that is within the hashed table's depth, the hashed
+    /// table's bound.
     /// `None` as soon as a part exceeds `limit` (the cheap parts are read
     /// first).
     fn bound_of(&self, masks: &[u64; 3], limit: usize) -> Option<usize> {
@@ -193,6 +229,13 @@ impl CentreStage {
                     .get(&masks[2].to_be_bytes())
                     .unwrap_or(*depth as u64 + 1);
                 h = h.max(d as usize);
+            }
+        }
+        if let Some((joint, tab)) = &self.hashed {
+            if h <= centres5::MAX_DEPTH as usize && h <= limit {
+                let (key, _) = joint.key(masks[0], masks[1]);
+                let code = crumb(tab.bytes(), centres5::bucket(key));
+                h = h.max(centres5::bound_of_code(code) as usize);
             }
         }
         (h <= limit).then_some(h)

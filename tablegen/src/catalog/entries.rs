@@ -588,6 +588,20 @@ pub fn catalog() -> Vec<TableDef> {
             source: "hash-set BFS on the facelet model (test)",
         },
         TableDef {
+            id: "5x5x5-ud-stage-hashed",
+            puzzle: "5x5x5",
+            summary: "5x5x5 U/D T- and X-centres staged together, every state within 7 moves up to 16 symmetries, hashed to 2^27 buckets keeping the least depth (a lower bound)",
+            space: SpaceDef::HashedCentres5 {
+                t: ud_stage(5, Orbit::TCentres(1)),
+                x: ud_stage(5, Orbit::XCentres(1)),
+                moves: obtm36(),
+            },
+            encoding: Encoding::Crumb,
+            expected_states: 1 << crate::centres5::BUCKET_BITS,
+            expected_histogram: None,
+            source: "2^27 buckets; the BFS's states per depth are cube555's published Phase1CenterSym counts (test)",
+        },
+        TableDef {
             id: "nnn-route-oblique-cycles",
             puzzle: "NxNxN",
             summary: "6x6x6 and up: the route's oblique-centre commutators behind every setup of up to two turns, once per effect",

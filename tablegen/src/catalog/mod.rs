@@ -12,7 +12,9 @@ use crate::bfs::{dense_bfs, sparse_bfs, Space};
 use crate::notation::{format_alg, Move};
 use crate::progress::Progress;
 use crate::projection::ProjectionDef;
-use crate::{cube2, cube3, cube4, cube5, domino, kociemba, optimal3, projection, pyraminx};
+use crate::{
+    centres5, cube2, cube3, cube4, cube5, domino, kociemba, optimal3, projection, pyraminx,
+};
 use tablefmt::Encoding;
 
 /// How the states of a table are produced and ranked.
@@ -64,6 +66,18 @@ pub enum SpaceDef {
         moves: Vec<Move>,
         /// Search depth.
         max_depth: u8,
+    },
+    /// The 5x5x5's U/D T- and X-centres together within a depth, up to the
+    /// 16 symmetries that keep the U-D axis, each class's key hashed to a
+    /// bucket that keeps the least depth ([`crate::centres5`]): one crumb
+    /// per bucket.
+    HashedCentres5 {
+        /// The T-centres' projection.
+        t: ProjectionDef,
+        /// The X-centres' projection.
+        x: ProjectionDef,
+        /// The move set.
+        moves: Vec<Move>,
     },
     /// The big cubes' route's cycles of one kind of centre orbit, once per
     /// effect (see [`crate::cycles::CycleSpace`]): an FST map, not a BFS.
@@ -125,6 +139,7 @@ impl TableDef {
                 .collect(),
             SpaceDef::Facelets { moves, .. }
             | SpaceDef::SparseFacelets { moves, .. }
+            | SpaceDef::HashedCentres5 { moves, .. }
             | SpaceDef::Reduction4 { moves, .. }
             | SpaceDef::Reduction5 { moves, .. } => moves.iter().map(|m| m.to_string()).collect(),
         }
@@ -155,6 +170,19 @@ impl TableDef {
                 format!("sparse {} depth<={max_depth}", def.describe())
             }
             SpaceDef::Cycles(c) => c.describe(),
+            SpaceDef::HashedCentres5 { t, x, .. } => format!(
+                "hashed t=({}) x=({}) symmetries=16-keeping-y key=min(rank_t*{}+rank_x) depth<={} buckets=2^{} bucket=(key*0x9E3779B97F4A7C15)>>{} crumb=0:<={},1:{},2:{},3:>={}",
+                t.describe(),
+                x.describe(),
+                735_471,
+                centres5::MAX_DEPTH,
+                centres5::BUCKET_BITS,
+                64 - centres5::BUCKET_BITS,
+                centres5::MAX_DEPTH - 2,
+                centres5::MAX_DEPTH - 1,
+                centres5::MAX_DEPTH,
+                centres5::MAX_DEPTH + 1,
+            ),
         };
         format!(
             "id={} puzzle={} space={} moves={} goal=solved encoding={}",
@@ -364,6 +392,21 @@ pub fn build_with(
                 data: Built::Sparse(entries),
                 histogram,
                 expansions,
+            }))
+        }
+        SpaceDef::HashedCentres5 { t, x, moves } => {
+            if !matches!(engine, Engine::InMemory) {
+                return Err(BuildError::SparseOnTimely(def.id));
+            }
+            let b = centres5::UdJoint::new(t, x, moves)?.build(progress);
+            let mut histogram = vec![0u64; 4];
+            for &c in &b.codes {
+                histogram[c as usize] += 1;
+            }
+            Ok(Some(BuildOutput {
+                data: Built::Dense(b.codes),
+                histogram,
+                expansions: b.expansions,
             }))
         }
         SpaceDef::SparseFacelets {
