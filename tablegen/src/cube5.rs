@@ -258,6 +258,10 @@ pub enum Reduction5 {
     /// The U/D-layer high and low wings relative to their midges, up to
     /// symmetry ([`crate::pair5::Last8Space`]): goal, paired.
     Last8,
+    /// The U/D-layer low wings relative to their midges with the U/D T- and
+    /// X-centres ([`crate::pair5::Last8CentresSpace`]): goal, paired and
+    /// solved.
+    Last8Centres,
 }
 
 /// C(24, 12): sets of 12 wing slots.
@@ -282,6 +286,7 @@ impl Reduction5 {
             Reduction5::ETriple => "5x5x5-tredges three midges (slot order) with their high and low wings rank=(colex(12c3)*1320+high placement)*1320+low placement goal=paired in the E slice".into(),
             Reduction5::EFour => "5x5x5-tredges four midges (slot order) with their high and low wings, all in the R/L layers' eight dedges rank=(colex(8c4)*1680+high placement)*1680+low placement goal=paired in the E slice".into(),
             Reduction5::Last8 => "5x5x5-tredges U/D-layer high and low wings -> midge slot, equal parity, up to the slot symmetries of the moves rank=offset(class(high))+index of least low goal=identity".into(),
+            Reduction5::Last8Centres => "5x5x5-tredges U/D-layer low wings -> midge slot with t- and x-centres U,D (U marked) rank=(lehmer8*70+colex(t,8c4))*70+colex(x,8c4) goal=identity, solved".into(),
         }
     }
 
@@ -297,6 +302,7 @@ impl Reduction5 {
             Reduction5::EFour => crate::pair5::E_FOUR_STATES,
             Reduction5::Sides => crate::pair5::SIDE_STATES,
             Reduction5::Last8 => crate::pair5::LAST8_STATES,
+            Reduction5::Last8Centres => crate::pair5::LAST8_CENTRES_STATES,
         }
     }
 }

@@ -5,9 +5,10 @@
 //! slice).
 //!
 //! Bound: the exact pairing distance of the eight tredges (both wing kinds
-//! at once, `5x5x5-last8-edges`, followed move by move in its mod-3 table)
-//! and the exact distance of the T- and X-centres together in the group
-//! (computed at load).
+//! at once, `5x5x5-last8-edges`, followed move by move in its mod-3 table),
+//! the exact distance of the T- and X-centres together in the group
+//! (computed at load), and the exact distance of the low wings with the U/D
+//! centres (`5x5x5-last8-low-centres`, followed the same way).
 
 use crate::search::{allowed, next_distance, Stage};
 use crate::tables::{TableError, Trits};
@@ -16,11 +17,14 @@ use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::cube5::{part4, Tredges};
 use tablegen::notation::{Face, Move};
-use tablegen::pair5::{last8_moves, Last8Space};
+use tablegen::pair5::{last8_moves, Last8CentresSpace, Last8Space};
 use tablegen::projection::{self, FaceletMaskSpace};
 
 /// The stage's table.
 pub const ID: &str = "5x5x5-last8-edges";
+
+/// Its table of the low wings with the U/D centres.
+pub const LOW_CENTRES_ID: &str = "5x5x5-last8-low-centres";
 
 /// The stage's moves: `U, D` (three amounts each) and eight half turns.
 const MOVES: usize = 14;
@@ -165,6 +169,10 @@ pub struct N8 {
     centres: [u16; 2],
     hl: (u16, u16),
     d: u8,
+    /// The U/D T- and X-centre arrangements, and the exact distance of the
+    /// low wings with them.
+    ud: (u8, u8),
+    dc: u8,
     h: u8,
 }
 
@@ -177,6 +185,8 @@ pub struct Last8 {
     joint: JointCentres,
     space: Last8Space,
     tab: Trits,
+    low: Last8CentresSpace,
+    low_tab: Trits,
 }
 
 impl Last8 {
@@ -198,8 +208,13 @@ impl Last8 {
             ];
             let joint = JointCentres::new(&centres, moves.len());
             let tab = Trits::load_trits(ID, dir, quiet)?;
+            let low_tab = Trits::load_trits(LOW_CENTRES_ID, dir, quiet)?;
             let space = tablegen::joined(space)?;
+            let low = Last8CentresSpace::with(&space, &moves)
+                .map_err(|e| TableError::model(LOW_CENTRES_ID, e))?;
             Ok(Last8 {
+                low,
+                low_tab,
                 joint,
                 centres,
                 space,
@@ -210,9 +225,9 @@ impl Last8 {
         })
     }
 
-    /// Bytes of the stage's table.
+    /// Bytes of the stage's tables.
     pub fn table_bytes(&self) -> u64 {
-        self.tab.bytes().len() as u64
+        (self.tab.bytes().len() + self.low_tab.bytes().len()) as u64
     }
 
     /// How many T- and X-centre arrangements the group reaches from solved
@@ -287,10 +302,23 @@ impl Last8 {
             return Err(SolveError::internal("the group cannot solve these centres"));
         };
         let centres = [c0, c1];
+        let ud = self.low.centre_ranks(state);
+        let goal = self.low.goal();
+        let low_path = crate::walk_downhill_mod3(
+            (hl.1, ud.0, ud.1),
+            self.moves.len(),
+            40,
+            |&(l, t, x)| Last8CentresSpace::rank(l, t, x) == goal,
+            |&(l, t, x)| self.low_residue(Last8CentresSpace::rank(l, t, x)),
+            |&s, i| self.low.step(s, i),
+        )
+        .map_err(|e| SolveError::Internal(format!("{LOW_CENTRES_ID}: {e}")))?;
         let mut n = N8 {
             centres,
             hl,
             d: path.len() as u8,
+            ud,
+            dc: low_path.len() as u8,
             h: 0,
         };
         n.h = Self::weighted(self.bound(&n), weight);
@@ -300,8 +328,13 @@ impl Last8 {
         Ok(n)
     }
 
+    #[inline]
+    fn low_residue(&self, r: u64) -> u8 {
+        tablefmt::trit(self.low_tab.bytes(), r as usize)
+    }
+
     fn bound(&self, n: &N8) -> u8 {
-        self.joint.get(n.centres).max(n.d)
+        self.joint.get(n.centres).max(n.d).max(n.dc)
     }
 
     /// The bound of a node.
@@ -369,7 +402,15 @@ impl Last8 {
             kids[k] = (i, c, at);
             k += 1;
         }
-        let mut near = [(0usize, [0u16; 2], 0u8, (0u16, 0u16), 0usize); MOVES];
+        let mut near = [(
+            0usize,
+            [0u16; 2],
+            0u8,
+            (0u16, 0u16),
+            0usize,
+            (0u8, 0u8),
+            0usize,
+        ); MOVES];
         let mut j = 0;
         for &(i, c, at) in &kids[..k] {
             let hc = self.joint.dist[at];
@@ -380,12 +421,20 @@ impl Last8 {
             let hl = self.space.step(n.hl.0, n.hl.1, i);
             let r = self.space.rank(hl.0, hl.1) as usize;
             crate::tables::prefetch(self.tab.bytes(), r / 5);
-            near[j] = (i, c, hc, hl, r);
+            let (_, t, x) = self.low.step((n.hl.1, n.ud.0, n.ud.1), i);
+            let rl = Last8CentresSpace::rank(hl.1, t, x) as usize;
+            crate::tables::prefetch(self.low_tab.bytes(), rl / 5);
+            near[j] = (i, c, hc, hl, r, (t, x), rl);
             j += 1;
         }
-        for &(i, centres, hc, hl, r) in &near[..j] {
+        for &(i, centres, hc, hl, r, ud, rl) in &near[..j] {
             let d = next_distance(n.d, tablefmt::trit(self.tab.bytes(), r));
             if d as usize > left {
+                dropped += 1;
+                continue;
+            }
+            let dc = next_distance(n.dc, tablefmt::trit(self.low_tab.bytes(), rl));
+            if dc as usize > left {
                 dropped += 1;
                 continue;
             }
@@ -393,9 +442,11 @@ impl Last8 {
                 centres,
                 hl,
                 d,
+                ud,
+                dc,
                 h: 0,
             };
-            c.h = Self::weighted(hc.max(d), weight);
+            c.h = Self::weighted(hc.max(d).max(dc), weight);
             if c.h as usize > left {
                 dropped += 1;
                 continue;

@@ -567,6 +567,22 @@ pub fn catalog() -> Vec<TableDef> {
             source: "8! x 8!/2 up to 8 symmetries (Burnside)",
         },
         TableDef {
+            id: "5x5x5-last8-low-centres",
+            puzzle: "5x5x5",
+            summary: "5x5x5 U/D-layer low wings with their midges and the U/D T- and X-centres together in <U,D,R2,L2,F2,B2,Rw2,Lw2,Fw2,Bw2> (distance mod 3)",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::Last8Centres,
+                moves: crate::pair5::last8_moves(),
+            },
+            encoding: Encoding::Trit,
+            expected_states: crate::pair5::LAST8_CENTRES_STATES,
+            expected_histogram: Some(&[
+                1, 4, 30, 196, 1_315, 8_527, 54_089, 335_196, 1_983_675, 10_389_623, 40_762_934,
+                86_158_440, 54_686_120, 3_185_914, 1_936,
+            ]),
+            source: "8! x C(8,4)^2; histogram: cube555's published Phase5LEdgeSymCenter counts (cs0x7f/cube555, PruningValue.txt)",
+        },
+        TableDef {
             id: "5x5x5-ud-stage-d5",
             puzzle: "5x5x5",
             summary: "5x5x5 U/D T- and X-centres staged together, all states within 5 moves",

@@ -374,6 +374,11 @@ pub fn build_with(
             cube5::Reduction5::Last8 => {
                 dense(crate::pair5::Last8Space::new(moves)?, engine, progress)
             }
+            cube5::Reduction5::Last8Centres => dense(
+                crate::pair5::Last8CentresSpace::new(moves)?,
+                engine,
+                progress,
+            ),
         },
         SpaceDef::Facelets { def: p, moves } => {
             let space = projection::build(p, moves)?;

@@ -369,6 +369,138 @@ pub fn unrank8(r: u64) -> [u8; 8] {
     std::array::from_fn(|i| v[i])
 }
 
+/// States of [`Last8CentresSpace`]: the low wings' relative permutations
+/// (8!) with the U/D T- and X-centre arrangements (C(8,4) each).
+pub const LAST8_CENTRES_STATES: u64 = PERMS8 as u64 * 70 * 70;
+
+/// The last stage's low wings (their permutation relative to the midges,
+/// as in [`Last8Space`]) with the U/D T- and X-centres (which four of the
+/// eight U/D facelets of each orbit show U): goal, paired with the centres
+/// solved. The last group keeps the U/D-layer pieces and the U/D centres on
+/// U and D, so this joins what [`Last8Space`] (the wings) and the stage's
+/// centre distances bound apart.
+pub struct Last8CentresSpace {
+    /// Per low rank and move, the rank after it.
+    lmove: Vec<u16>,
+    /// Per orbit (T, X), per arrangement and move, the arrangement after it.
+    centres: [Vec<u8>; 2],
+    /// The orbits' projections (the U/D facelets, U marked).
+    projections: [crate::projection::FaceletMaskSpace; 2],
+    goal: u64,
+    nmoves: usize,
+}
+
+impl Last8CentresSpace {
+    /// The space under `moves`.
+    pub fn new(moves: &[Move]) -> Result<Last8CentresSpace, ModelError> {
+        Last8CentresSpace::with(&Last8Space::new(moves)?, moves)
+    }
+
+    /// The space under the moves `space` was made with.
+    pub fn with(space: &Last8Space, moves: &[Move]) -> Result<Last8CentresSpace, ModelError> {
+        use crate::notation::Face::{D, U};
+        use crate::projection::{Block, Orbit, ProjectionDef};
+        if moves.len() != space.nmoves {
+            return Err(ModelError::Symmetry("not the wings' moves"));
+        }
+        let project = |orbit| {
+            crate::projection::build(
+                &ProjectionDef {
+                    n: 5,
+                    orbit,
+                    blocks: vec![Block {
+                        faces: vec![U, D],
+                        marked: vec![U],
+                    }],
+                },
+                moves,
+            )
+        };
+        let projections = [project(Orbit::TCentres(1))?, project(Orbit::XCentres(1))?];
+        let table = |p: &crate::projection::FaceletMaskSpace| -> Vec<u8> {
+            (0..70)
+                .flat_map(|r| {
+                    let mask = p.unrank(r);
+                    (0..moves.len()).map(move |i| p.rank(p.apply(mask, i)) as u8)
+                })
+                .collect()
+        };
+        let centres = [table(&projections[0]), table(&projections[1])];
+        let goal = Self::rank(
+            0,
+            projections[0].rank(projections[0].goal_mask()) as u8,
+            projections[1].rank(projections[1].goal_mask()) as u8,
+        );
+        Ok(Last8CentresSpace {
+            lmove: space.lmove.clone(),
+            centres,
+            projections,
+            goal,
+            nmoves: moves.len(),
+        })
+    }
+
+    /// Rank of a low rank with the two centre arrangements.
+    #[inline]
+    pub fn rank(l: u16, t: u8, x: u8) -> u64 {
+        (l as u64 * 70 + t as u64) * 70 + x as u64
+    }
+
+    /// Inverse of [`Last8CentresSpace::rank`].
+    #[inline]
+    pub fn unrank(r: u64) -> (u16, u8, u8) {
+        ((r / 4900) as u16, (r / 70 % 70) as u8, (r % 70) as u8)
+    }
+
+    /// The state after move `i`.
+    #[inline]
+    pub fn step(&self, (l, t, x): (u16, u8, u8), i: usize) -> (u16, u8, u8) {
+        let n = self.nmoves;
+        (
+            self.lmove[l as usize * n + i],
+            self.centres[0][t as usize * n + i],
+            self.centres[1][x as usize * n + i],
+        )
+    }
+
+    /// The centre arrangements of a 5x5x5 facelet state (colours as
+    /// [`crate::cube::CubeN::solved`]).
+    pub fn centre_ranks(&self, state: &[u8]) -> (u8, u8) {
+        let mut marked = [false; 6];
+        marked[crate::notation::Face::U as usize] = true;
+        let [t, x] = self
+            .projections
+            .each_ref()
+            .map(|p| p.rank(p.project(state, &marked)) as u8);
+        (t, x)
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> u64 {
+        self.goal
+    }
+}
+
+impl Space for Last8CentresSpace {
+    fn size(&self) -> u64 {
+        LAST8_CENTRES_STATES
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![self.goal]
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let s = Self::unrank(rank);
+        for i in 0..self.nmoves {
+            let (l, t, x) = self.step(s, i);
+            if !f(Self::rank(l, t, x)) {
+                return;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
