@@ -349,28 +349,37 @@ impl Solver {
             chains
         };
         if opts.pair_rl && opts.split_for_rl {
-            // Only ends stage 4 can take in its smaller group.
+            // Only ends stage 4 can take in its smaller group; where none
+            // is found within twice the budget, any end (stage 4 then
+            // works in the pairing group).
             let applies = |s: &[u8]| self.rlpair.applies(s).unwrap_or(false);
-            next_stage(
+            let checked = Clock {
+                soft: clock.soft,
+                hard: clock.hard.min(clock.soft + opts.time_budget),
+            };
+            match next_stage(
                 &self.cube,
                 &Checked(&self.split, &applies),
                 &chains,
                 &policy,
                 opts.split_roots,
-                clock,
+                checked,
                 opts.trace,
-            )
-        } else {
-            next_stage(
-                &self.cube,
-                &self.split,
-                &chains,
-                &policy,
-                opts.split_roots,
-                clock,
-                opts.trace,
-            )
+            ) {
+                Ok(found) if !found.is_empty() => return Ok(found),
+                Ok(_) | Err(SolveError::OutOfTime(_)) if Instant::now() < clock.hard => {}
+                other => return other,
+            }
         }
+        next_stage(
+            &self.cube,
+            &self.split,
+            &chains,
+            &policy,
+            opts.split_roots,
+            clock,
+            opts.trace,
+        )
     }
 
     /// Stages 1 to 5 of a checked state: chains in their frames, each
