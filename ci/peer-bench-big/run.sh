@@ -4,11 +4,13 @@
 # solution of both sides replayed on an independent facelet model; one
 # Markdown table. See README.md here.
 #   ci/peer-bench-big/run.sh 4x4x4|5x5x5 --peer PEER_CHECKOUT [--count N]
-#       [--seed S] [--bin CUBESOLVE] [--out DIR]
+#       [--seed S] [--bin CUBESOLVE] [--out DIR] [--ours-only]
+# --ours-only: run cubesolve again and keep the peer's results of an earlier
+# run in OUT (refused unless the states are the same).
 set -euo pipefail
 
 usage() {
-  sed -n '6,7s/^# \{0,1\}//p' "$0" >&2
+  sed -n '6,9s/^# \{0,1\}//p' "$0" >&2
   exit 2
 }
 die() {
@@ -35,7 +37,13 @@ case $puzzle in
 esac
 
 peer="" count=200 seed=1 bin=$root/target/release/cubesolve out=$root/target/peer-bench-big
+ours_only=0
 while [ $# -gt 0 ]; do
+  if [ "$1" = --ours-only ]; then
+    ours_only=1
+    shift
+    continue
+  fi
   [ $# -ge 2 ] || die "$1 needs a value"
   case $1 in
     --peer) peer=$(abspath "$2") ;;
@@ -64,7 +72,14 @@ done
 
 work=$out/$puzzle
 mkdir -p "$work/peer-tables"
-rm -f "$work"/*.tsv "$work"/*.jsonl "$work"/*.measure "$work"/ours-tables.txt "$work"/table.md
+if [ "$ours_only" = 1 ]; then
+  [ -s "$work/peer.tsv" ] && [ -s "$work/states.tsv" ] \
+    || die "--ours-only needs an earlier run's peer results and states in $work"
+  mv "$work/states.tsv" "$work/states.before"
+  rm -f "$work"/ours*.jsonl "$work"/ours*.measure "$work"/ours-tables.txt "$work"/table.md
+else
+  rm -f "$work"/*.tsv "$work"/*.jsonl "$work"/*.measure "$work"/ours-tables.txt "$work"/table.md
+fi
 log=$work/log.txt
 : >"$log"
 tmp=$(mktemp -d)
@@ -77,6 +92,7 @@ if [ -f "$fixture" ]; then
   python3 "$here/replay.py" --fixture "$fixture" || die "the replay model disagrees with cubing.js ($fixture)"
 fi
 
+if [ "$ours_only" = 0 ]; then
 note "building $peer_name and $driver.java with javac"
 if ! javac -nowarn -encoding UTF-8 -d "$tmp/classes" -cp "${classpath#:}" \
   "$peer"/src/*.java "$here/$driver.java" >"$tmp/javac.log" 2>&1; then
@@ -84,6 +100,7 @@ if ! javac -nowarn -encoding UTF-8 -d "$tmp/classes" -cp "${classpath#:}" \
   die "javac failed on $peer/src and $driver.java"
 fi
 classpath=$tmp/classes$classpath
+fi
 # The driver runs in the peer's table directory: the peer keeps its tables in its working directory.
 peer_driver() {
   (cd "$work/peer-tables" && measure "$1" -- nice -n 10 java -cp "$classpath" "$driver")
@@ -96,6 +113,11 @@ for ((k = seed; k < seed + count; k++)); do
   printf '%s\t%s\n' "$k" "$(head -n 2 "$tmp/scramble" | paste -s -d '\t')" >>"$work/states.tsv"
 done
 cut -f 3 "$work/states.tsv" >"$tmp/states"
+if [ "$ours_only" = 1 ]; then
+  cmp -s "$work/states.tsv" "$work/states.before" \
+    || die "--ours-only: the states differ from the earlier run's (other --seed, --count or scrambler)"
+  rm -f "$work/states.before"
+fi
 
 # Ours: one process per state, after three that only load (a solved cube).
 solved=$(python3 -c "print(''.join(f * $n * $n for f in 'URFDLB'))")
@@ -129,17 +151,21 @@ while read -r state; do
 done <"$tmp/states"
 
 # The peer: its tables built once (kept in OUT), three start-ups, one JVM for all states.
-if [ -z "$(ls -A "$work/peer-tables")" ]; then
+if [ "$ours_only" = 1 ]; then
+  note "$peer_name: its results of the earlier run on the same states"
+elif [ -z "$(ls -A "$work/peer-tables")" ]; then
   note "$peer_name: building its tables (first run; kept in $work/peer-tables)"
   peer_driver "$work/peer-build.measure" </dev/null >/dev/null 2>>"$log" \
     || die "$peer_name failed to build its tables (see $log)"
 fi
-note "$peer_name: start-up (3 runs) and $count solves"
-for _ in 1 2 3; do
-  peer_driver "$work/peer-startup.measure" </dev/null >/dev/null 2>>"$log" \
-    || die "$peer_name failed to start (see $log)"
-done
-peer_driver "$work/peer.measure" <"$tmp/states" >"$work/peer.tsv" 2>>"$log" \
-  || die "$peer_name's driver failed (see $log)"
+if [ "$ours_only" = 0 ]; then
+  note "$peer_name: start-up (3 runs) and $count solves"
+  for _ in 1 2 3; do
+    peer_driver "$work/peer-startup.measure" </dev/null >/dev/null 2>>"$log" \
+      || die "$peer_name failed to start (see $log)"
+  done
+  peer_driver "$work/peer.measure" <"$tmp/states" >"$work/peer.tsv" 2>>"$log" \
+    || die "$peer_name's driver failed (see $log)"
+fi
 
 python3 "$here/report.py" "$puzzle" "$work" "$peer_name" | tee "$work/table.md"

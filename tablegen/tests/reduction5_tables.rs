@@ -521,18 +521,7 @@ fn soak_tredges_pair_full_build() {
 /// exactly when they put the same pieces with the same midges (which tracked
 /// tredge is which does not count).
 fn canonical_by(s: &mut [u8], order: &[usize]) {
-    let mut map = [0u8; 256];
-    let mut next = 1;
-    for &f in order {
-        let l = s[f] as usize;
-        if l != 0 && map[l] == 0 {
-            map[l] = next;
-            next += 1;
-        }
-    }
-    for x in s.iter_mut() {
-        *x = map[*x as usize];
-    }
+    canonical_keeping(s, order, 256);
 }
 
 /// A tredge's facelets when solved: midge, high wing, low wing; and its
@@ -568,11 +557,7 @@ fn tredges(cube: &CubeN) -> Vec<Tredge> {
 /// A labelled-facelet BFS under `moves`: the starts (each relabelled by
 /// [`canonical_by`] along the midge facelets), states per depth to `depth`.
 fn labelled_bfs(cube: &CubeN, moves: &[Move], starts: Vec<Vec<u8>>, depth: usize) -> Vec<u64> {
-    let mut order: Vec<usize> = cubies(cube, is_midge)
-        .into_iter()
-        .flat_map(|(_, m)| m)
-        .collect();
-    order.sort_unstable();
+    let order = midge_order(cube);
     let perms: Vec<_> = moves.iter().map(|&m| cube.perm(m)).collect();
     let starts = starts
         .into_iter()
@@ -800,6 +785,34 @@ fn last8_edges_against_facelet_bfs_to_depth_6() {
     assert_eq!(hist, weighted);
 }
 
+/// The midge facelets in index order (the order labels are renumbered in).
+fn midge_order(cube: &CubeN) -> Vec<usize> {
+    let mut order: Vec<usize> = cubies(cube, is_midge)
+        .into_iter()
+        .flat_map(|(_, m)| m)
+        .collect();
+    order.sort_unstable();
+    order
+}
+
+/// Relabels a labelled facelet state: the labels below `keep` renumbered in
+/// the order they first appear along `order` (the rest 0), those from `keep`
+/// on kept as they are.
+fn canonical_keeping(s: &mut [u8], order: &[usize], keep: usize) {
+    let mut map: [u8; 256] = std::array::from_fn(|x| if x >= keep { x as u8 } else { 0 });
+    let mut next = 1;
+    for &f in order {
+        let l = s[f] as usize;
+        if l != 0 && map[l] == 0 {
+            map[l] = next;
+            next += 1;
+        }
+    }
+    for x in s.iter_mut() {
+        *x = map[*x as usize];
+    }
+}
+
 /// `5x5x5-last8-low-centres` whole: every rank is reached (8! relative
 /// low-wing permutations x C(8,4)² U/D centre arrangements), its histogram
 /// is cube555's published one (the catalog's), and to depth 6 it is the
@@ -827,27 +840,8 @@ fn last8_low_centres_against_facelet_bfs_to_depth_6() {
             *s = CENTRE;
         }
     }
-    let mut order: Vec<usize> = cubies(&cube, is_midge)
-        .into_iter()
-        .flat_map(|(_, m)| m)
-        .collect();
-    order.sort_unstable();
-    // Tredge labels renumbered in midge order; the centres' label kept.
-    let canon = |s: &mut Vec<u8>| {
-        let mut map: [u8; 256] =
-            std::array::from_fn(|x| if x >= CENTRE as usize { x as u8 } else { 0 });
-        let mut next = 1;
-        for &f in &order {
-            let l = s[f] as usize;
-            if l != 0 && map[l] == 0 {
-                map[l] = next;
-                next += 1;
-            }
-        }
-        for x in s.iter_mut() {
-            *x = map[*x as usize];
-        }
-    };
+    let order = midge_order(&cube);
+    let canon = |s: &mut Vec<u8>| canonical_keeping(s, &order, CENTRE as usize);
     canon(&mut start);
     let perms: Vec<_> = moves.iter().map(|&m| cube.perm(m)).collect();
     let hist = bfs(vec![start], 6, |s, next| {
@@ -858,4 +852,84 @@ fn last8_low_centres_against_facelet_bfs_to_depth_6() {
         }
     });
     assert_eq!(hist, out.histogram[..7]);
+}
+
+/// `5x5x5-e-four-rl-{low,high}-{t,x}` whole: every rank reached (C(8,4)
+/// midge sets x 8·7·6·5 wing placements x C(8,4) centre arrangements), the
+/// high and low tables' histograms equal (the left-right mirror keeps the
+/// group and swaps the wing classes), and to depth 6 the low ones are the
+/// labelled-facelet BFS in which the four E-slice tredges' midges and low
+/// wings carry the tredge's label and the R/L centres of the orbit of colour
+/// R a label of their own, from every arrangement the last group reaches.
+#[test]
+fn e_four_rl_centre_tables_against_facelet_bfs_to_depth_6() {
+    let cube = CubeN::new(5);
+    const CENTRE: u8 = 200;
+    let order = midge_order(&cube);
+    let canon = |s: &mut Vec<u8>| canonical_keeping(s, &order, CENTRE as usize);
+    for (x, centre) in [
+        (false, is_t_centre as fn(usize) -> bool),
+        (true, is_x_centre),
+    ] {
+        let kind = if x { "x" } else { "t" };
+        let (def, moves, low) = build(&format!("5x5x5-e-four-rl-low-{kind}"));
+        let (_, _, high) = build(&format!("5x5x5-e-four-rl-high-{kind}"));
+        assert_eq!(low.states(), def.expected_states);
+        assert_eq!(low.states(), 70 * 1680 * 70);
+        assert_eq!(high.states(), low.states());
+        assert_eq!(high.histogram, low.histogram, "{kind}");
+        let mut start = vec![0u8; cube.facelets()];
+        for (k, (m, _, lo, y)) in tredges(&cube).iter().enumerate() {
+            if *y == 0 {
+                for &f in m.iter().chain(lo) {
+                    start[f] = k as u8 + 1;
+                }
+            }
+        }
+        for (i, s) in start.iter_mut().enumerate() {
+            if centre(i) && on(i, &[Face::R]) {
+                *s = CENTRE;
+            }
+        }
+        canon(&mut start);
+        // The goals: the centres as the last group's moves arrange them
+        // (their facelets are not the tredges'), the tredges paired.
+        let last: Vec<_> = tablegen::pair5::last8_moves()
+            .into_iter()
+            .map(|m| cube.perm(m))
+            .collect();
+        let only =
+            |s: &[u8]| -> Vec<u8> { s.iter().map(|&v| if v == CENTRE { v } else { 0 }).collect() };
+        let mut arrangements = vec![only(&start)];
+        let mut k = 0;
+        while k < arrangements.len() {
+            for p in &last {
+                let t: Vec<u8> = p.iter().map(|&j| arrangements[k][j as usize]).collect();
+                if !arrangements.contains(&t) {
+                    arrangements.push(t);
+                }
+            }
+            k += 1;
+        }
+        let goals: Vec<Vec<u8>> = arrangements
+            .iter()
+            .map(|a| {
+                start
+                    .iter()
+                    .zip(a)
+                    .map(|(&s, &c)| if s == CENTRE { c } else { s.max(c) })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(goals.len() as u64, low.histogram[0], "{kind} goals");
+        let perms: Vec<_> = moves.iter().map(|&m| cube.perm(m)).collect();
+        let hist = bfs(goals, 6, |s, next| {
+            for p in &perms {
+                let mut t: Vec<u8> = p.iter().map(|&j| s[j as usize]).collect();
+                canon(&mut t);
+                next.push(t);
+            }
+        });
+        assert_eq!(hist, low.histogram[..7], "{kind}");
+    }
 }

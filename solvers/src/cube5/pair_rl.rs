@@ -8,7 +8,9 @@
 //! bound is exact for the four tredges together (`5x5x5-e-four-rl`) and for
 //! the side centres (`5x5x5-side-centres`: the pairing group's `U`/`D`
 //! quarter turns, which this group lacks, do not move side centres, so the
-//! distances are this group's too).
+//! distances are this group's too), and for the four tredges' midges with
+//! one wing kind joined with one R/L centre orbit (the four
+//! `5x5x5-e-four-rl-{low,high}-{t,x}`, exact, nibbles).
 
 use super::Last8;
 use crate::search::{allowed, next_distance, Stage};
@@ -19,10 +21,21 @@ use tablegen::catalog::{self, SpaceDef};
 use tablegen::cube4::pairing_moves;
 use tablegen::cube5::Tredges;
 use tablegen::notation::Move;
-use tablegen::pair5::{last8_moves, rl_pair_moves, rl_slots, EFourSpace, SidesSpace};
+use tablegen::pair5::{
+    last8_moves, rl_pair_moves, rl_slots, EFourCentreSpace, EFourSpace, SidesSpace,
+};
 
 /// The stage's tables: the four tredges, the side centres.
 pub const RL_IDS: [&str; 2] = ["5x5x5-e-four-rl", "5x5x5-side-centres"];
+
+/// Its tables of the four tredges' midges and one wing kind with one R/L
+/// centre orbit: (low, T), (low, X), (high, T), (high, X).
+pub const RL_JOINT_IDS: [&str; 4] = [
+    "5x5x5-e-four-rl-low-t",
+    "5x5x5-e-four-rl-low-x",
+    "5x5x5-e-four-rl-high-t",
+    "5x5x5-e-four-rl-high-x",
+];
 
 /// A node: the side centres; the four tredges' midge, high and low wing
 /// slots (R/L-layer numbering), tredge by tredge; their exact distance; the
@@ -49,6 +62,10 @@ pub struct RlPair {
     four_tab: Trits,
     sides: SidesSpace,
     sides_tab: Nibbles,
+    /// The joint tables ([`RL_JOINT_IDS`]) and, per R/L orbit (T, X), the
+    /// arrangement rank of each byte of the side centres' state.
+    joint: [Nibbles; 4],
+    centre_of_byte: [[u8; 256]; 2],
 }
 
 impl RlPair {
@@ -66,11 +83,50 @@ impl RlPair {
             .map(|m| pairing.iter().position(|p| p == m))
             .collect::<Option<Vec<usize>>>()
             .ok_or_else(|| bad(RL_IDS[0], "a move outside the pairing group"))?;
+        let sides = SidesSpace::new(&pairing, &last8_moves())
+            .map_err(|e| TableError::model(RL_IDS[1], e))?;
+        let last = last8_moves();
+        let mut centre_of_byte = [[0u8; 256]; 2];
+        for (orbit, (id, x)) in [(RL_JOINT_IDS[0], false), (RL_JOINT_IDS[1], true)]
+            .into_iter()
+            .enumerate()
+        {
+            let space = EFourCentreSpace::new(false, x, &moves, &last)
+                .map_err(|e| TableError::model(id, e))?;
+            let p = &space.centre;
+            for (b, out) in centre_of_byte[orbit].iter_mut().enumerate() {
+                let mut mask = 0u64;
+                for j in 0..8 {
+                    if b >> j & 1 == 1 {
+                        let f = sides.positions[8 * orbit + j];
+                        let bit = p
+                            .positions
+                            .iter()
+                            .position(|&q| q == f)
+                            .ok_or_else(|| bad(id, "its centres are not the side centres'"))?;
+                        mask |= 1 << bit;
+                    }
+                }
+                // Bytes with other than four bits set never occur.
+                *out = if b.count_ones() == 4 {
+                    p.rank(mask) as u8
+                } else {
+                    0
+                };
+            }
+        }
+        let joint = [
+            Nibbles::load(RL_JOINT_IDS[0], dir, quiet)?,
+            Nibbles::load(RL_JOINT_IDS[1], dir, quiet)?,
+            Nibbles::load(RL_JOINT_IDS[2], dir, quiet)?,
+            Nibbles::load(RL_JOINT_IDS[3], dir, quiet)?,
+        ];
         Ok(RlPair {
+            joint,
+            centre_of_byte,
             four: EFourSpace::new(&moves).map_err(|e| TableError::model(RL_IDS[0], e))?,
             four_tab: Trits::load_trits(RL_IDS[0], dir, quiet)?,
-            sides: SidesSpace::new(&pairing, &last8_moves())
-                .map_err(|e| TableError::model(RL_IDS[1], e))?,
+            sides,
             sides_tab: Nibbles::load(RL_IDS[1], dir, quiet)?,
             slot_of: rl_slots().1,
             tredges: Tredges::new(),
@@ -79,9 +135,28 @@ impl RlPair {
         })
     }
 
-    /// Bytes of the stage's own table (the side centres' is stage 4's too).
+    /// Bytes of the stage's own tables (the side centres' is stage 4's too).
     pub fn table_bytes(&self) -> u64 {
-        self.four_tab.bytes().len() as u64
+        (self.four_tab.bytes().len() + self.joint.iter().map(|t| t.bytes().len()).sum::<usize>())
+            as u64
+    }
+
+    /// The ranks of four tredges with the side centres in the joint tables.
+    #[inline]
+    fn joint_ranks(&self, f: &[[u8; 4]; 3], sides: u32) -> [usize; 4] {
+        let t = self.centre_of_byte[0][(sides & 0xff) as usize];
+        let x = self.centre_of_byte[1][(sides >> 8 & 0xff) as usize];
+        [(2, t), (2, x), (1, t), (1, x)]
+            .map(|(kind, c)| EFourCentreSpace::index(f[0], f[kind], c) as usize)
+    }
+
+    /// The joint tables' bound.
+    #[inline]
+    fn joint_bound(&self, r: &[usize; 4]) -> u8 {
+        (0..4)
+            .map(|k| nibble(self.joint[k].bytes(), r[k]) as u8)
+            .max()
+            .unwrap_or(0)
     }
 
     #[inline]
@@ -170,11 +245,12 @@ impl RlPair {
                 }
             }
             let d = self.four_distance(&four)?;
+            let dj = self.joint_bound(&self.joint_ranks(&four, sides));
             out.push(NR {
                 sides,
                 four,
                 d,
-                h: Last8::weighted(d.max(ds), weight),
+                h: Last8::weighted(d.max(ds).max(dj), weight),
             });
         }
         out.sort_by_key(|n| n.h);
@@ -202,7 +278,7 @@ impl RlPair {
         let mut dropped = 0;
         // Two passes: the side centres first; the survivors' entries in the
         // four-tredge table prefetched together, then read.
-        let mut kids = [(0usize, 0u32, 0u8, [[0u8; 4]; 3], 0usize); 16];
+        let mut kids = [(0usize, 0u32, 0u8, [[0u8; 4]; 3], 0usize, [0usize; 4]); 16];
         let mut k = 0;
         for (i, &m) in self.moves.iter().enumerate() {
             if !allowed(prev, m) {
@@ -222,12 +298,16 @@ impl RlPair {
             ];
             let r = Self::rank(&four) as usize;
             crate::tables::prefetch(t, r / 5);
-            kids[k] = (i, sides, ds, four, r);
+            let rj = self.joint_ranks(&four, sides);
+            for (tab, &x) in self.joint.iter().zip(&rj) {
+                crate::tables::prefetch(tab.bytes(), x / 2);
+            }
+            kids[k] = (i, sides, ds, four, r, rj);
             k += 1;
         }
-        for &(i, sides, ds, four, r) in &kids[..k] {
+        for &(i, sides, ds, four, r, rj) in &kids[..k] {
             let d = next_distance(n.d, tablefmt::trit(t, r));
-            let h = Last8::weighted(d.max(ds), weight);
+            let h = Last8::weighted(d.max(ds).max(self.joint_bound(&rj)), weight);
             if h as usize > left {
                 dropped += 1;
                 continue;

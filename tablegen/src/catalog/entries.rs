@@ -553,6 +553,10 @@ pub fn catalog() -> Vec<TableDef> {
             expected_histogram: None,
             source: "C(8,4) x (8*7*6*5)^2",
         },
+        e_four_centre(false, false),
+        e_four_centre(false, true),
+        e_four_centre(true, false),
+        e_four_centre(true, true),
         TableDef {
             id: "5x5x5-last8-edges",
             puzzle: "5x5x5",
@@ -638,4 +642,28 @@ pub fn catalog() -> Vec<TableDef> {
             source: "an exact set of every (cycle, setup) pair's effect (test)",
         },
     ]
+}
+
+/// The four tredges of the R/L-layer stage with one wing kind and one R/L
+/// centre orbit (`high`: the high wings, `x`: the X-centres).
+fn e_four_centre(high: bool, x: bool) -> TableDef {
+    let (id, summary) = match (high, x) {
+        (false, false) => ("5x5x5-e-four-rl-low-t", "5x5x5 four tredges' midges and low wings with the R/L T-centres, paired in the E slice in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>"),
+        (false, true) => ("5x5x5-e-four-rl-low-x", "5x5x5 four tredges' midges and low wings with the R/L X-centres, paired in the E slice in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>"),
+        (true, false) => ("5x5x5-e-four-rl-high-t", "5x5x5 four tredges' midges and high wings with the R/L T-centres, paired in the E slice in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>"),
+        (true, true) => ("5x5x5-e-four-rl-high-x", "5x5x5 four tredges' midges and high wings with the R/L X-centres, paired in the E slice in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>"),
+    };
+    TableDef {
+        id,
+        puzzle: "5x5x5",
+        summary,
+        space: SpaceDef::Reduction5 {
+            space: cube5::Reduction5::EFourCentre { high, x },
+            moves: crate::pair5::rl_pair_moves(),
+        },
+        encoding: Encoding::Nibble,
+        expected_states: crate::pair5::E_FOUR_CENTRE_STATES,
+        expected_histogram: None,
+        source: "C(8,4) x 8*7*6*5 x C(8,4)",
+    }
 }

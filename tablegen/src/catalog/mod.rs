@@ -371,6 +371,11 @@ pub fn build_with(
             cube5::Reduction5::EFour => {
                 dense(crate::pair5::EFourSpace::new(moves)?, engine, progress)
             }
+            cube5::Reduction5::EFourCentre { high, x } => dense(
+                crate::pair5::EFourCentreSpace::new(high, x, moves, &crate::pair5::last8_moves())?,
+                engine,
+                progress,
+            ),
             cube5::Reduction5::Last8 => {
                 dense(crate::pair5::Last8Space::new(moves)?, engine, progress)
             }

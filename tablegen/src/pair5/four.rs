@@ -185,3 +185,140 @@ mod tests {
         ));
     }
 }
+
+/// C(8,4) x 1680 x C(8,4): states of [`EFourCentreSpace`].
+pub const E_FOUR_CENTRE_STATES: u64 = 70 * RL_PLACEMENTS * 70;
+
+/// Four tredges' midges with one kind of their wings (all in the R and L
+/// layers, as [`EFourSpace`]) and one orbit of the R/L centres (which four
+/// of the eight R/L facelets of the orbit show R), under
+/// [`rl_pair_moves`]: goal, the four paired in the E slice with the centres
+/// in an arrangement the last stage's group reaches from solved (the R/L
+/// part of the pairing stage's goal). Joins what [`EFourSpace`] and the
+/// side centres' table bound apart.
+pub struct EFourCentreSpace {
+    /// Per move: images of the eight wing slots (of the kind) and of the
+    /// eight midge slots.
+    moves: Vec<[[u8; 8]; 2]>,
+    /// The centre orbit's projection (R and L, R marked).
+    pub centre: crate::projection::FaceletMaskSpace,
+    /// Per arrangement and move, the arrangement after it.
+    cnext: Vec<u8>,
+    goals: Vec<u64>,
+}
+
+/// A state of [`EFourCentreSpace`]: midge slots (ascending), the wings'
+/// slots (tredge by tredge), the centre arrangement.
+pub type FourCentre = ([u8; 4], [u8; 4], u8);
+
+impl EFourCentreSpace {
+    /// The space under `moves` for the high (`high`) or low wings and the
+    /// X- (`x`) or T-centres; the centres' goals from the orbit of solved
+    /// under `last`.
+    pub fn new(
+        high: bool,
+        x: bool,
+        moves: &[Move],
+        last: &[Move],
+    ) -> Result<EFourCentreSpace, ModelError> {
+        use crate::projection::{Block, Orbit, ProjectionDef};
+        let four = EFourSpace::new(moves)?;
+        let kind = if high { 0 } else { 1 };
+        let orbit = if x {
+            Orbit::XCentres(1)
+        } else {
+            Orbit::TCentres(1)
+        };
+        let def = ProjectionDef {
+            n: 5,
+            orbit,
+            blocks: vec![Block {
+                faces: vec![Face::R, Face::L],
+                marked: vec![Face::R],
+            }],
+        };
+        let centre = crate::projection::build(&def, moves)?;
+        let cnext = (0..70)
+            .flat_map(|r| {
+                let mask = centre.unrank(r);
+                let centre = &centre;
+                (0..moves.len()).map(move |i| centre.rank(centre.apply(mask, i)) as u8)
+            })
+            .collect();
+        // The arrangements the last group reaches from solved.
+        let lastp = crate::projection::build(&def, last)?;
+        let mut reached = vec![lastp.goal_mask()];
+        let mut k = 0;
+        while k < reached.len() {
+            for i in 0..last.len() {
+                let c = lastp.apply(reached[k], i);
+                if !reached.contains(&c) {
+                    reached.push(c);
+                }
+            }
+            k += 1;
+        }
+        let e = EFourSpace::unrank(four.goal());
+        let mut goals: Vec<u64> = reached
+            .iter()
+            .map(|&m| Self::rank(&(e.0, e.1, centre.rank(m) as u8)))
+            .collect();
+        goals.sort_unstable();
+        Ok(EFourCentreSpace {
+            moves: four.moves.iter().map(|m| [m[kind], m[2]]).collect(),
+            centre,
+            cnext,
+            goals,
+        })
+    }
+
+    /// Rank of four tredges given in any order (midge slots, wing slots,
+    /// tredge by tredge) with a centre arrangement.
+    #[inline]
+    pub fn index(mids: [u8; 4], wings: [u8; 4], c: u8) -> u64 {
+        let mut k = [0usize, 1, 2, 3];
+        k.sort_unstable_by_key(|&i| mids[i]);
+        Self::rank(&(k.map(|i| mids[i]), k.map(|i| wings[i]), c))
+    }
+
+    /// Rank of a standard state.
+    #[inline]
+    pub fn rank(s: &FourCentre) -> u64 {
+        (colex(&s.0) * RL_PLACEMENTS + placement(&s.1, 8)) * 70 + s.2 as u64
+    }
+
+    /// Inverse of [`EFourCentreSpace::rank`].
+    pub fn unrank(r: u64) -> FourCentre {
+        (
+            uncolex(r / (70 * RL_PLACEMENTS)),
+            unplacement(r / 70 % RL_PLACEMENTS, 8),
+            (r % 70) as u8,
+        )
+    }
+
+    /// The centre arrangement after move `i`.
+    #[inline]
+    pub fn centre_step(&self, c: u8, i: usize) -> u8 {
+        self.cnext[c as usize * self.moves.len() + i]
+    }
+
+    /// The state after move `i`, standardised.
+    #[inline]
+    pub fn apply(&self, s: &FourCentre, i: usize) -> u64 {
+        let [w, m] = &self.moves[i];
+        Self::index(
+            s.0.map(|x| m[x as usize]),
+            s.1.map(|x| w[x as usize]),
+            self.centre_step(s.2, i),
+        )
+    }
+
+    /// The goals.
+    pub fn goal_ranks(&self) -> &[u64] {
+        &self.goals
+    }
+}
+
+tredge_space!(EFourCentreSpace, E_FOUR_CENTRE_STATES, |sp| sp
+    .goals
+    .clone());
