@@ -173,17 +173,32 @@ pub fn deepen<S: Stage>(
     policy: &Policy,
     clock: Clock,
 ) -> Outcome {
-    deepen_accepting(stage, roots, policy, clock, &|_, _, _| true)
+    deepen_accepting(stage, roots, policy, clock, &|_, _, _| Verdict::Yes, None)
+}
+
+/// What [`deepen_accepting`] makes of a goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not a solution: the search goes on below it.
+    No,
+    /// A solution, kept aside: the search goes on below it, and the spares
+    /// are the answer only where it finds no better one.
+    Spare,
+    /// A solution.
+    Yes,
 }
 
 /// [`deepen`] keeping only the goals `accept(root, path, tag)` takes; the
-/// search goes on below a goal it refuses.
+/// search goes on below a goal it refuses. Where it found none it takes,
+/// the first `policy.want` it kept as spares are the answer; past
+/// `spares_by`, a spare ends the search as a solution would past the budget.
 pub fn deepen_accepting<S: Stage>(
     stage: &S,
     roots: &[Root<S::Node>],
     policy: &Policy,
     clock: Clock,
-    accept: &dyn Fn(usize, &[usize], u8) -> bool,
+    accept: &dyn Fn(usize, &[usize], u8) -> Verdict,
+    spares_by: Option<Instant>,
 ) -> Outcome {
     let mut run = Run {
         stage,
@@ -192,6 +207,8 @@ pub fn deepen_accepting<S: Stage>(
         path: Vec::new(),
         root: 0,
         found: Vec::new(),
+        spare: Vec::new(),
+        spares_by,
         want: policy.want.max(1),
         level_end: 0,
         enough: policy.enough_nodes,
@@ -260,8 +277,13 @@ pub fn deepen_accepting<S: Stage>(
         }
         total += 1;
     }
+    let found = if run.found.is_empty() {
+        run.spare
+    } else {
+        run.found
+    };
     Outcome {
-        found: run.found,
+        found,
         nodes: run.nodes,
         expired: run.expired,
     }
@@ -326,6 +348,17 @@ pub trait Link: Stage {
         let _ = (state, marks);
         true
     }
+    /// Whether an accepted goal is one of the stage's first choice; the
+    /// others are kept aside and are the answer only where the search finds
+    /// none of the first choice: by default every one.
+    fn prefer(&self, _state: &[u8], _marks: u16) -> bool {
+        true
+    }
+    /// Past this, a goal the stage does not prefer ends the search where it
+    /// has found none it prefers: by default never.
+    fn spares_by(&self) -> Option<Instant> {
+        None
+    }
     /// Chains of one key are one (the first is kept): by default the
     /// state and marks.
     fn key(&self, state: &[u8], marks: u16) -> Vec<u8> {
@@ -335,9 +368,11 @@ pub trait Link: Stage {
     }
 }
 
-/// A link whose goals must also pass a check on the state they land in (what
-/// a later stage needs of it); the search goes on below the others.
-pub struct Checked<'a, L: Link>(pub &'a L, pub &'a dyn Fn(&[u8]) -> bool);
+/// A link that prefers the goals passing a check on the state they land in
+/// (what a later stage needs of it): the search goes on below the others and
+/// keeps them aside, the answer only where it finds no goal that passes
+/// ([`Verdict::Spare`]); past the instant given, such a goal ends the search.
+pub struct Checked<'a, L: Link>(pub &'a L, pub &'a dyn Fn(&[u8]) -> bool, pub Instant);
 
 impl<L: Link> Stage for Checked<'_, L> {
     type Node = L::Node;
@@ -379,7 +414,13 @@ impl<L: Link> Link for Checked<'_, L> {
         self.0.land(cube, chain, set, path, tag)
     }
     fn accept(&self, state: &[u8], marks: u16) -> bool {
-        self.0.accept(state, marks) && (self.1)(state)
+        self.0.accept(state, marks)
+    }
+    fn prefer(&self, state: &[u8], marks: u16) -> bool {
+        self.0.prefer(state, marks) && (self.1)(state)
+    }
+    fn spares_by(&self) -> Option<Instant> {
+        Some(self.2)
     }
     fn key(&self, state: &[u8], marks: u16) -> Vec<u8> {
         self.0.key(state, marks)
@@ -422,9 +463,15 @@ pub fn next_stage<L: Link>(
         let (k, set) = owner[root];
         let m: Vec<Move> = path.iter().map(|&i| moves[i]).collect();
         let (state, marks) = stage.land(cube, &chains[k], set, &m, tag);
-        stage.accept(&state, marks)
+        if !stage.accept(&state, marks) {
+            Verdict::No
+        } else if stage.prefer(&state, marks) {
+            Verdict::Yes
+        } else {
+            Verdict::Spare
+        }
     };
-    let found = deepen_accepting(stage, &roots, policy, clock, &accept);
+    let found = deepen_accepting(stage, &roots, policy, clock, &accept, stage.spares_by());
     if let Some(trace) = trace {
         let mut lows: Vec<usize> = roots.iter().map(|r| r.lower - r.before).collect();
         lows.sort_unstable();
@@ -478,11 +525,15 @@ pub fn next_stage<L: Link>(
 /// One deepening run's state.
 struct Run<'a, S: Stage> {
     stage: &'a S,
-    accept: &'a dyn Fn(usize, &[usize], u8) -> bool,
+    accept: &'a dyn Fn(usize, &[usize], u8) -> Verdict,
     nodes: u64,
     path: Vec<usize>,
     root: usize,
     found: Vec<Found>,
+    /// Goals kept aside ([`Verdict::Spare`]), at most `want`.
+    spare: Vec<Found>,
+    /// Past this, a spare ends the search.
+    spares_by: Option<Instant>,
     want: usize,
     /// Node count at which the current root's length is given up.
     level_end: u64,
@@ -515,17 +566,37 @@ impl<S: Stage> Run<'_, S> {
         ) {
             self.expired = true;
         }
+        if self.nodes & 0x3fff == 0
+            && self.found.is_empty()
+            && !self.spare.is_empty()
+            && self.spares_by.is_some_and(|t| Instant::now() >= t)
+        {
+            self.expired = true;
+        }
         if self.expired || self.nodes > self.level_end {
             return true;
         }
         if self.stage.prune(n, left) {
             return false;
         }
-        if let Some(tag) = self
+        let verdict = self
             .stage
             .goal(n, left)
-            .filter(|&tag| (self.accept)(self.root, &self.path, tag))
-        {
+            .map(|tag| (tag, (self.accept)(self.root, &self.path, tag)));
+        if let Some((tag, Verdict::Spare)) = verdict {
+            let fresh = !self
+                .spare
+                .iter()
+                .any(|f| f.root == self.root && f.path == self.path);
+            if fresh && self.spare.len() < self.want {
+                self.spare.push(Found {
+                    root: self.root,
+                    path: self.path.clone(),
+                    tag,
+                });
+            }
+        }
+        if let Some((tag, Verdict::Yes)) = verdict {
             // A length cut short by its budget can give the same path again
             // at the next length.
             if !self
@@ -711,6 +782,59 @@ mod tests {
         paths.dedup();
         assert_eq!(paths.len(), out.found.len());
         assert!(out.found.len() >= 4);
+    }
+
+    /// Spares: a goal the search prefers is the answer even when spares
+    /// were met before it; where it meets none it prefers, the spares are
+    /// the answer (past `spares_by`, at once; before it, once the lengths
+    /// run out).
+    #[test]
+    fn spares_are_the_answer_only_without_a_preferred_goal() {
+        let roots = [Root {
+            node: 4,
+            before: 0,
+            lower: 2,
+        }];
+        // Paths with a +1 are preferred: the shortest is of length 4.
+        let plus = |_: usize, p: &[usize], _: u8| {
+            if p.contains(&2) {
+                Verdict::Yes
+            } else {
+                Verdict::Spare
+            }
+        };
+        let far = Some(Instant::now() + Duration::from_secs(60));
+        let out = deepen_accepting(
+            &Counter,
+            &roots,
+            &policy(Share::Equal, 1),
+            clock(10_000),
+            &plus,
+            far,
+        );
+        assert_eq!(out.found.len(), 1);
+        assert!(out.found[0].path.contains(&2));
+        assert_eq!(out.found[0].path.len(), 4);
+        // Nothing preferred within 6 moves: the spares, shortest first.
+        let never = |_: usize, _: &[usize], _: u8| Verdict::Spare;
+        let mut p = policy(Share::Equal, 3);
+        p.max_total = 6;
+        let out = deepen_accepting(&Counter, &roots, &p, clock(10_000), &never, far);
+        assert_eq!(out.found.len(), 3);
+        assert_eq!(out.found[0].path, vec![1, 1]);
+        // Past `spares_by`, the first spares end the search (the lengths
+        // would go on to 40).
+        let now = Some(Instant::now());
+        let out = deepen_accepting(
+            &Counter,
+            &roots,
+            &policy(Share::Equal, 3),
+            clock(10_000),
+            &never,
+            now,
+        );
+        assert!(out.expired && !out.found.is_empty());
+        assert_eq!(out.found[0].path, vec![1, 1]);
     }
 
     /// A search with no time left stops at once with nothing.

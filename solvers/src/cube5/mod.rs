@@ -349,27 +349,19 @@ impl Solver {
             chains
         };
         if opts.pair_rl && opts.split_for_rl {
-            // Only ends stage 4 can take in its smaller group; where none
-            // is found within twice the budget, any end (stage 4 then
-            // works in the pairing group).
+            // Ends stage 4 can take in its smaller group; where none is
+            // found within twice the budget, the first other end the search
+            // met (stage 4 then works in the pairing group).
             let applies = |s: &[u8]| self.rlpair.applies(s).unwrap_or(false);
-            let checked = Clock {
-                soft: clock.soft,
-                hard: clock.hard.min(clock.soft + opts.time_budget),
-            };
-            match next_stage(
+            return next_stage(
                 &self.cube,
-                &Checked(&self.split, &applies),
+                &Checked(&self.split, &applies, clock.soft + opts.time_budget),
                 &chains,
                 &policy,
                 opts.split_roots,
-                checked,
+                clock,
                 opts.trace,
-            ) {
-                Ok(found) if !found.is_empty() => return Ok(found),
-                Ok(_) | Err(SolveError::OutOfTime(_)) if Instant::now() < clock.hard => {}
-                other => return other,
-            }
+            );
         }
         next_stage(
             &self.cube,

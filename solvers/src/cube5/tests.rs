@@ -443,7 +443,8 @@ fn solve_random_states() {
 
 /// A budget too short for stage 3 to find an end the R/L-layer stage 4
 /// takes (its check gives up once twice the budget has passed): stage 3
-/// then hands on any end, and the solve still solves the cube.
+/// then hands on the other ends its search met, and the solve still solves
+/// the cube.
 #[test]
 fn split_falls_back_when_no_checked_end_is_found_in_time() {
     let cube = CubeN::new(5);
