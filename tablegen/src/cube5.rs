@@ -253,14 +253,12 @@ pub enum Reduction5 {
     /// paired in the E slice ([`crate::pair5::EFourSpace`]).
     EFour,
     /// Four tredges' midges with their high (`high`) or low wings, all in
-    /// the R and L layers, with the R/L X- (`x`) or T-centres, in the same
-    /// group: goal, paired with the centres as the last group reaches them
-    /// ([`crate::pair5::EFourCentreSpace`]).
-    EFourCentre {
+    /// the R and L layers, with both R/L centre orbits, in the same group,
+    /// up to the rotations that keep its axes ([`crate::pair5::EFourSyms`]
+    /// on [`crate::pair5::EFourBothSpace`]).
+    EFourBoth {
         /// The high wings (else the low).
         high: bool,
-        /// The X-centres (else the T).
-        x: bool,
     },
     /// The side centres, T and X together, in the pairing group: goal, the
     /// last group's arrangements ([`crate::pair5::SidesSpace`]).
@@ -292,7 +290,7 @@ impl Reduction5 {
             Reduction5::WingsSplit => "5x5x5-wings slots holding high wings rank=colex(24c12) goal=the high slots".into(),
             Reduction5::MidPair => "5x5x5-tredges high wing slot -> midge slot of the same tredge rank=lehmer12 goal=identity".into(),
             Reduction5::ESlice(high) => format!("5x5x5-tredges four midges (slot order) with their {} wings rank=colex(12c4)*11880+placement goal=paired in the E slice", if high { "high" } else { "low" }),
-            Reduction5::EFourCentre { high, x } => format!("5x5x5-tredges four midges (slot order) with their {} wings, all in the R/L layers' eight dedges, and the {}-centres R,L (R marked) rank=(colex(8c4)*1680+placement)*70+colex(8c4) goal=paired in the E slice, centres in the orbit of solved under U D R2 L2 F2 B2 Rw2 Lw2 Fw2 Bw2", if high {"high"} else {"low"}, if x {"x"} else {"t"}),
+            Reduction5::EFourBoth { high } => format!("5x5x5-tredges four midges (slot order) with their {} wings, all in the R/L layers' eight dedges, and the t- and x-centres R,L (R marked), up to the rotations none x2 y2 z2 rank=class(colex(8c4)*1680+placement)*4900+rotated(colex(t,8c4)*70+colex(x,8c4)) goal=paired in the E slice, centres together in the orbit of solved under U D R2 L2 F2 B2 Rw2 Lw2 Fw2 Bw2", if high {"high"} else {"low"}),
             Reduction5::Sides => "5x5x5 t- and x-centres R,L (R marked) and F,B (F marked) in the pairing group rank=(colex(t R/L)*70+colex(x R/L))*432+index of the F/B pattern goal=orbit of solved under U D R2 L2 F2 B2 Rw2 Lw2 Fw2 Bw2".into(),
             Reduction5::ETriple => "5x5x5-tredges three midges (slot order) with their high and low wings rank=(colex(12c3)*1320+high placement)*1320+low placement goal=paired in the E slice".into(),
             Reduction5::EFour => "5x5x5-tredges four midges (slot order) with their high and low wings, all in the R/L layers' eight dedges rank=(colex(8c4)*1680+high placement)*1680+low placement goal=paired in the E slice".into(),
@@ -311,7 +309,7 @@ impl Reduction5 {
             Reduction5::ESlice(_) => crate::pair5::E_SLICE_STATES,
             Reduction5::ETriple => crate::pair5::E_TRIPLE_STATES,
             Reduction5::EFour => crate::pair5::E_FOUR_STATES,
-            Reduction5::EFourCentre { .. } => crate::pair5::E_FOUR_CENTRE_STATES,
+            Reduction5::EFourBoth { .. } => crate::pair5::E_FOUR_BOTH_ENTRIES,
             Reduction5::Sides => crate::pair5::SIDE_STATES,
             Reduction5::Last8 => crate::pair5::LAST8_STATES,
             Reduction5::Last8Centres => crate::pair5::LAST8_CENTRES_STATES,

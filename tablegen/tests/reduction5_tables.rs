@@ -854,82 +854,146 @@ fn last8_low_centres_against_facelet_bfs_to_depth_6() {
     assert_eq!(hist, out.histogram[..7]);
 }
 
-/// `5x5x5-e-four-rl-{low,high}-{t,x}` whole: every rank reached (C(8,4)
-/// midge sets x 8·7·6·5 wing placements x C(8,4) centre arrangements), the
-/// high and low tables' histograms equal (the left-right mirror keeps the
-/// group and swaps the wing classes), and to depth 6 the low ones are the
+/// `5x5x5-e-four-rl-centres` whole: 29,616 edge classes under the four
+/// rotations (cube555's count: its 145,118,400 symmetric entries) x 4,900
+/// centre arrangements, every index reached; its entries per depth are cube555's
+/// published ones (the catalog's expected histogram); its indices weighted
+/// by the states each stands for give the whole space's 576,240,000 states
+/// at cube555's published depths and, to depth 6, at the depths of the
 /// labelled-facelet BFS in which the four E-slice tredges' midges and low
-/// wings carry the tredge's label and the R/L centres of the orbit of colour
-/// R a label of their own, from every arrangement the last group reaches.
+/// wings carry the tredge's label and the R/L centres of colour R (both
+/// orbits) a label of their own, from every arrangement the last group
+/// reaches. The high wings' states, read through the reflection, have the
+/// low wings' depths: checked on states along random walks.
 #[test]
-fn e_four_rl_centre_tables_against_facelet_bfs_to_depth_6() {
+#[ignore = "a BFS of 576,240,000 states, under a minute on two cores: CI's sample"]
+fn e_four_rl_centres_table_against_cube555_and_facelet_bfs() {
+    use tablegen::pair5::{
+        rl_pair_moves, EFourBothSpace, EFourMirror, EFourSyms, E_FOUR_BOTH_STATES, E_FOUR_CENTRES,
+        E_FOUR_EDGES,
+    };
+    let id = "5x5x5-e-four-rl-centres";
+    let (def, moves, out) = build(id);
+    assert_eq!(out.states(), def.expected_states);
+    assert_eq!(out.histogram, def.expected_histogram.unwrap());
+    let Built::Dense(values) = &out.data else {
+        unreachable!()
+    };
+    let last = tablegen::pair5::last8_moves();
+    let space = EFourBothSpace::new(false, &moves, &last).unwrap();
+    let syms = EFourSyms::new(&space, false).unwrap();
+    // 29,616 classes: cube555's 145,118,400 symmetric entries over 4,900.
+    assert_eq!(syms.reps.len() as u64 * E_FOUR_CENTRES, 145_118_400);
+    assert!(syms.reps.iter().all(|&e| (e as u64) < E_FOUR_EDGES));
+    // Whole-space depths: cube555's published states per depth.
+    let mut states = vec![0u64; out.histogram.len()];
+    for (i, &d) in values.iter().enumerate() {
+        states[d as usize] += syms.weight(i as u64);
+    }
+    assert_eq!(
+        states,
+        [
+            6,
+            24,
+            216,
+            1_622,
+            11_198,
+            75_990,
+            498_774,
+            3_105_912,
+            17_585_391,
+            81_079_954,
+            230_361_431,
+            220_472_982,
+            23_022_104,
+            24_396
+        ]
+    );
+    assert_eq!(states.iter().sum::<u64>(), E_FOUR_BOTH_STATES);
+    // Labelled-facelet BFS to depth 6.
     let cube = CubeN::new(5);
     const CENTRE: u8 = 200;
     let order = midge_order(&cube);
     let canon = |s: &mut Vec<u8>| canonical_keeping(s, &order, CENTRE as usize);
-    for (x, centre) in [
-        (false, is_t_centre as fn(usize) -> bool),
-        (true, is_x_centre),
-    ] {
-        let kind = if x { "x" } else { "t" };
-        let (def, moves, low) = build(&format!("5x5x5-e-four-rl-low-{kind}"));
-        let (_, _, high) = build(&format!("5x5x5-e-four-rl-high-{kind}"));
-        assert_eq!(low.states(), def.expected_states);
-        assert_eq!(low.states(), 70 * 1680 * 70);
-        assert_eq!(high.states(), low.states());
-        assert_eq!(high.histogram, low.histogram, "{kind}");
-        let mut start = vec![0u8; cube.facelets()];
-        for (k, (m, _, lo, y)) in tredges(&cube).iter().enumerate() {
-            if *y == 0 {
-                for &f in m.iter().chain(lo) {
-                    start[f] = k as u8 + 1;
-                }
+    let mut start = vec![0u8; cube.facelets()];
+    for (k, (m, _, lo, y)) in tredges(&cube).iter().enumerate() {
+        if *y == 0 {
+            for &f in m.iter().chain(lo) {
+                start[f] = k as u8 + 1;
             }
         }
-        for (i, s) in start.iter_mut().enumerate() {
-            if centre(i) && on(i, &[Face::R]) {
-                *s = CENTRE;
+    }
+    for (i, s) in start.iter_mut().enumerate() {
+        if (is_t_centre(i) || is_x_centre(i)) && on(i, &[Face::R]) {
+            *s = CENTRE;
+        }
+    }
+    canon(&mut start);
+    let last_perms: Vec<_> = last.iter().map(|&m| cube.perm(m)).collect();
+    let only =
+        |s: &[u8]| -> Vec<u8> { s.iter().map(|&v| if v == CENTRE { v } else { 0 }).collect() };
+    let mut arrangements = vec![only(&start)];
+    let mut k = 0;
+    while k < arrangements.len() {
+        for p in &last_perms {
+            let t: Vec<u8> = p.iter().map(|&j| arrangements[k][j as usize]).collect();
+            if !arrangements.contains(&t) {
+                arrangements.push(t);
             }
         }
-        canon(&mut start);
-        // The goals: the centres as the last group's moves arrange them
-        // (their facelets are not the tredges'), the tredges paired.
-        let last: Vec<_> = tablegen::pair5::last8_moves()
-            .into_iter()
-            .map(|m| cube.perm(m))
-            .collect();
-        let only =
-            |s: &[u8]| -> Vec<u8> { s.iter().map(|&v| if v == CENTRE { v } else { 0 }).collect() };
-        let mut arrangements = vec![only(&start)];
-        let mut k = 0;
-        while k < arrangements.len() {
-            for p in &last {
-                let t: Vec<u8> = p.iter().map(|&j| arrangements[k][j as usize]).collect();
-                if !arrangements.contains(&t) {
-                    arrangements.push(t);
-                }
-            }
-            k += 1;
+        k += 1;
+    }
+    let goals: Vec<Vec<u8>> = arrangements
+        .iter()
+        .map(|a| {
+            start
+                .iter()
+                .zip(a)
+                .map(|(&s, &c)| if s == CENTRE { c } else { s.max(c) })
+                .collect()
+        })
+        .collect();
+    assert_eq!(goals.len() as u64, states[0]);
+    let perms: Vec<_> = moves.iter().map(|&m| cube.perm(m)).collect();
+    let hist = bfs(goals, 6, |s, next| {
+        for p in &perms {
+            let mut t: Vec<u8> = p.iter().map(|&j| s[j as usize]).collect();
+            canon(&mut t);
+            next.push(t);
         }
-        let goals: Vec<Vec<u8>> = arrangements
-            .iter()
-            .map(|a| {
-                start
-                    .iter()
-                    .zip(a)
-                    .map(|(&s, &c)| if s == CENTRE { c } else { s.max(c) })
-                    .collect()
-            })
-            .collect();
-        assert_eq!(goals.len() as u64, low.histogram[0], "{kind} goals");
-        let perms: Vec<_> = moves.iter().map(|&m| cube.perm(m)).collect();
-        let hist = bfs(goals, 6, |s, next| {
-            for p in &perms {
-                let mut t: Vec<u8> = p.iter().map(|&j| s[j as usize]).collect();
-                canon(&mut t);
-                next.push(t);
-            }
-        });
-        assert_eq!(hist, low.histogram[..7], "{kind}");
+    });
+    assert_eq!(hist, states[..7]);
+    // The high wings through the reflection: along random walks in the
+    // high wings' space, each step changes the read distance by at most
+    // one, and from the goal it starts at 0 (so it is the distance: a
+    // function that is 0 exactly on the goals and changes by at most one a
+    // move, read of the low table's exact distances, under a map that
+    // takes moves to moves and goals to goals).
+    let high = EFourBothSpace::new(true, &rl_pair_moves(), &last).unwrap();
+    let mirror = EFourMirror::new(&high, &space).unwrap();
+    let read = |r: u64| -> u8 {
+        let ((mids, wings, t), x) = EFourBothSpace::unrank(r);
+        let i = syms.index(
+            mids.map(|s| mirror.mids[s as usize]),
+            wings.map(|s| mirror.wings[s as usize]),
+            mirror.t[t as usize],
+            mirror.x[x as usize],
+        );
+        values[i as usize]
+    };
+    let mut x = 77u64;
+    for g in high.goal_ranks() {
+        assert_eq!(read(*g), 0);
+    }
+    for _ in 0..20 {
+        let mut r = high.goal_ranks()[0];
+        for _ in 0..40 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let next = high.apply(&EFourBothSpace::unrank(r), (x >> 33) as usize % moves.len());
+            assert!(read(r).abs_diff(read(next)) <= 1);
+            r = next;
+        }
     }
 }

@@ -402,6 +402,9 @@ impl Solver {
             Vec::new()
         };
         let pair = if rl.is_empty() {
+            if let Some(trace) = opts.trace {
+                trace("pair-e: in the pairing group (no stage-3 end the R/L-layer group takes)");
+            }
             next_stage(
                 &self.cube,
                 &Weighted(&self.epair, opts.pair_sets, opts.pair_weight),

@@ -9,8 +9,11 @@
 //! the side centres (`5x5x5-side-centres`: the pairing group's `U`/`D`
 //! quarter turns, which this group lacks, do not move side centres, so the
 //! distances are this group's too), and for the four tredges' midges with
-//! one wing kind joined with one R/L centre orbit (the four
-//! `5x5x5-e-four-rl-{low,high}-{t,x}`, exact, nibbles).
+//! one wing kind joined with both R/L centre orbits
+//! (`5x5x5-e-four-rl-centres`, up to four rotations, exact, followed move by
+//! move in its mod-3 table; it is of the low wings, and the high wings'
+//! states are read through the front-back reflection, which takes them to
+//! low wings' states of the same distance).
 
 use super::Last8;
 use crate::search::{allowed, next_distance, Stage};
@@ -22,30 +25,37 @@ use tablegen::cube4::pairing_moves;
 use tablegen::cube5::Tredges;
 use tablegen::notation::Move;
 use tablegen::pair5::{
-    last8_moves, rl_pair_moves, rl_slots, EFourCentreSpace, EFourSpace, SidesSpace,
+    last8_moves, rl_pair_moves, rl_slots, EFourBothSpace, EFourCentreSpace, EFourMirror,
+    EFourSpace, EFourSyms, FourBoth, SidesSpace, E_FOUR_CENTRES,
 };
 
 /// The stage's tables: the four tredges, the side centres.
 pub const RL_IDS: [&str; 2] = ["5x5x5-e-four-rl", "5x5x5-side-centres"];
 
-/// Its tables of the four tredges' midges and one wing kind with one R/L
-/// centre orbit: (low, T), (low, X), (high, T), (high, X).
-pub const RL_JOINT_IDS: [&str; 4] = [
-    "5x5x5-e-four-rl-low-t",
-    "5x5x5-e-four-rl-low-x",
-    "5x5x5-e-four-rl-high-t",
-    "5x5x5-e-four-rl-high-x",
-];
+/// Its table of the four tredges' midges and one wing kind with both R/L
+/// centre orbits, up to symmetry.
+pub const RL_JOINT_ID: &str = "5x5x5-e-four-rl-centres";
 
 /// A node: the side centres; the four tredges' midge, high and low wing
 /// slots (R/L-layer numbering), tredge by tredge; their exact distance; the
-/// bound.
+/// exact distances of the joint tables (low, high); the bound.
 #[derive(Clone, Copy, Debug)]
 pub struct NR {
     sides: u32,
     four: [[u8; 4]; 3],
     d: u8,
+    dj: [u8; 2],
     h: u8,
+}
+
+/// The joint table: its space (the low wings'; for the walk down), its
+/// symmetries, its entries, and the reflection that reads the high wings'
+/// states in it.
+struct Joint {
+    space: EFourBothSpace,
+    syms: EFourSyms,
+    tab: Trits,
+    mirror: EFourMirror,
 }
 
 /// Stage 4 in the R/L-layer group (see the module documentation).
@@ -62,9 +72,9 @@ pub struct RlPair {
     four_tab: Trits,
     sides: SidesSpace,
     sides_tab: Nibbles,
-    /// The joint tables ([`RL_JOINT_IDS`]) and, per R/L orbit (T, X), the
+    /// The joint table ([`RL_JOINT_ID`]) and, per R/L orbit (T, X), the
     /// arrangement rank of each byte of the side centres' state.
-    joint: [Nibbles; 4],
+    joint: Joint,
     centre_of_byte: [[u8; 256]; 2],
 }
 
@@ -86,24 +96,36 @@ impl RlPair {
         let sides = SidesSpace::new(&pairing, &last8_moves())
             .map_err(|e| TableError::model(RL_IDS[1], e))?;
         let last = last8_moves();
+        let id = RL_JOINT_ID;
+        match catalog::find(id).map(|d| d.space) {
+            Some(SpaceDef::Reduction5 {
+                space: tablegen::cube5::Reduction5::EFourBoth { high: false },
+                moves: m,
+            }) if m == moves => {}
+            _ => return Err(bad(id, "not a joint table of the R/L-layer group")),
+        }
+        let model = |e| TableError::model(id, e);
+        let space = EFourBothSpace::new(false, &moves, &last).map_err(model)?;
+        let high = EFourBothSpace::new(true, &moves, &last).map_err(model)?;
+        let joint = Joint {
+            syms: EFourSyms::new(&space, false).map_err(model)?,
+            mirror: EFourMirror::new(&high, &space).map_err(model)?,
+            tab: Trits::load_trits(id, dir, quiet)?,
+            space,
+        };
         let mut centre_of_byte = [[0u8; 256]; 2];
-        for (orbit, (id, x)) in [(RL_JOINT_IDS[0], false), (RL_JOINT_IDS[1], true)]
+        for (orbit, p) in [&joint.space.t.centre, &joint.space.x.centre]
             .into_iter()
             .enumerate()
         {
-            let space = EFourCentreSpace::new(false, x, &moves, &last)
-                .map_err(|e| TableError::model(id, e))?;
-            let p = &space.centre;
             for (b, out) in centre_of_byte[orbit].iter_mut().enumerate() {
                 let mut mask = 0u64;
                 for j in 0..8 {
                     if b >> j & 1 == 1 {
                         let f = sides.positions[8 * orbit + j];
-                        let bit = p
-                            .positions
-                            .iter()
-                            .position(|&q| q == f)
-                            .ok_or_else(|| bad(id, "its centres are not the side centres'"))?;
+                        let bit = p.positions.iter().position(|&q| q == f).ok_or_else(|| {
+                            bad(RL_JOINT_ID, "its centres are not the side centres'")
+                        })?;
                         mask |= 1 << bit;
                     }
                 }
@@ -115,12 +137,6 @@ impl RlPair {
                 };
             }
         }
-        let joint = [
-            Nibbles::load(RL_JOINT_IDS[0], dir, quiet)?,
-            Nibbles::load(RL_JOINT_IDS[1], dir, quiet)?,
-            Nibbles::load(RL_JOINT_IDS[2], dir, quiet)?,
-            Nibbles::load(RL_JOINT_IDS[3], dir, quiet)?,
-        ];
         Ok(RlPair {
             joint,
             centre_of_byte,
@@ -137,26 +153,69 @@ impl RlPair {
 
     /// Bytes of the stage's own tables (the side centres' is stage 4's too).
     pub fn table_bytes(&self) -> u64 {
-        (self.four_tab.bytes().len() + self.joint.iter().map(|t| t.bytes().len()).sum::<usize>())
-            as u64
+        (self.four_tab.bytes().len() + self.joint.tab.bytes().len()) as u64
     }
 
-    /// The ranks of four tredges with the side centres in the joint tables.
+    /// The T and X arrangement ranks of the side centres in the joint
+    /// tables.
     #[inline]
-    fn joint_ranks(&self, f: &[[u8; 4]; 3], sides: u32) -> [usize; 4] {
-        let t = self.centre_of_byte[0][(sides & 0xff) as usize];
-        let x = self.centre_of_byte[1][(sides >> 8 & 0xff) as usize];
-        [(2, t), (2, x), (1, t), (1, x)]
-            .map(|(kind, c)| EFourCentreSpace::index(f[0], f[kind], c) as usize)
+    fn centre_ranks(&self, sides: u32) -> (u8, u8) {
+        (
+            self.centre_of_byte[0][(sides & 0xff) as usize],
+            self.centre_of_byte[1][(sides >> 8 & 0xff) as usize],
+        )
     }
 
-    /// The joint tables' bound.
+    /// The states of the joint table's space of four tredges with the side
+    /// centres: with their low wings, and with their high wings reflected.
     #[inline]
-    fn joint_bound(&self, r: &[usize; 4]) -> u8 {
-        (0..4)
-            .map(|k| nibble(self.joint[k].bytes(), r[k]) as u8)
-            .max()
-            .unwrap_or(0)
+    fn joint_states(&self, f: &[[u8; 4]; 3], sides: u32) -> [FourBoth; 2] {
+        let (t, x) = self.centre_ranks(sides);
+        let m = &self.joint.mirror;
+        [
+            ((f[0], f[2], t), x),
+            (
+                (
+                    f[0].map(|s| m.mids[s as usize]),
+                    f[1].map(|s| m.wings[s as usize]),
+                    m.t[t as usize],
+                ),
+                m.x[x as usize],
+            ),
+        ]
+    }
+
+    /// The indices in the joint table of four tredges with the side
+    /// centres: low wings, high wings.
+    #[inline]
+    fn joint_indices(&self, f: &[[u8; 4]; 3], sides: u32) -> [usize; 2] {
+        self.joint_states(f, sides)
+            .map(|((mids, wings, t), x)| self.joint.syms.index(mids, wings, t, x) as usize)
+    }
+
+    /// Exact distances of four tredges' midges and their low (high) wings
+    /// with the side centres: walks downhill in the joint mod-3 table.
+    fn joint_distances(&self, f: &[[u8; 4]; 3], sides: u32) -> Result<[u8; 2], SolveError> {
+        let j = &self.joint;
+        let t = j.tab.bytes();
+        let mut out = [0u8; 2];
+        for (k, ((mids, wings, ct), cx)) in self.joint_states(f, sides).into_iter().enumerate() {
+            let start = EFourCentreSpace::index(mids, wings, ct) * 70 + cx as u64;
+            let path = crate::walk_downhill_mod3(
+                start,
+                self.moves.len(),
+                30,
+                |&r| j.space.goal_ranks().binary_search(&r).is_ok(),
+                |&r| {
+                    let i = j.syms.index_of(r / E_FOUR_CENTRES, r % E_FOUR_CENTRES);
+                    tablefmt::trit(t, i as usize)
+                },
+                |&r, i| j.space.apply(&EFourBothSpace::unrank(r), i),
+            )
+            .map_err(|e| SolveError::Internal(format!("{RL_JOINT_ID}: {e}")))?;
+            out[k] = path.len() as u8;
+        }
+        Ok(out)
     }
 
     #[inline]
@@ -245,12 +304,13 @@ impl RlPair {
                 }
             }
             let d = self.four_distance(&four)?;
-            let dj = self.joint_bound(&self.joint_ranks(&four, sides));
+            let dj = self.joint_distances(&four, sides)?;
             out.push(NR {
                 sides,
                 four,
                 d,
-                h: Last8::weighted(d.max(ds).max(dj), weight),
+                dj,
+                h: Last8::weighted(d.max(ds).max(dj[0]).max(dj[1]), weight),
             });
         }
         out.sort_by_key(|n| n.h);
@@ -278,7 +338,7 @@ impl RlPair {
         let mut dropped = 0;
         // Two passes: the side centres first; the survivors' entries in the
         // four-tredge table prefetched together, then read.
-        let mut kids = [(0usize, 0u32, 0u8, [[0u8; 4]; 3], 0usize, [0usize; 4]); 16];
+        let mut kids = [(0usize, 0u32, 0u8, [[0u8; 4]; 3], 0usize, [0usize; 2]); 16];
         let mut k = 0;
         for (i, &m) in self.moves.iter().enumerate() {
             if !allowed(prev, m) {
@@ -298,21 +358,32 @@ impl RlPair {
             ];
             let r = Self::rank(&four) as usize;
             crate::tables::prefetch(t, r / 5);
-            let rj = self.joint_ranks(&four, sides);
-            for (tab, &x) in self.joint.iter().zip(&rj) {
-                crate::tables::prefetch(tab.bytes(), x / 2);
+            let rj = self.joint_indices(&four, sides);
+            for &x in &rj {
+                crate::tables::prefetch(self.joint.tab.bytes(), x / 5);
             }
             kids[k] = (i, sides, ds, four, r, rj);
             k += 1;
         }
         for &(i, sides, ds, four, r, rj) in &kids[..k] {
             let d = next_distance(n.d, tablefmt::trit(t, r));
-            let h = Last8::weighted(d.max(ds).max(self.joint_bound(&rj)), weight);
+            let dj = [0, 1]
+                .map(|k| next_distance(n.dj[k], tablefmt::trit(self.joint.tab.bytes(), rj[k])));
+            let h = Last8::weighted(d.max(ds).max(dj[0]).max(dj[1]), weight);
             if h as usize > left {
                 dropped += 1;
                 continue;
             }
-            out.push((i, NR { sides, four, d, h }));
+            out.push((
+                i,
+                NR {
+                    sides,
+                    four,
+                    d,
+                    dj,
+                    h,
+                },
+            ));
         }
         dropped
     }

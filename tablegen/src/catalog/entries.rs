@@ -553,10 +553,7 @@ pub fn catalog() -> Vec<TableDef> {
             expected_histogram: None,
             source: "C(8,4) x (8*7*6*5)^2",
         },
-        e_four_centre(false, false),
-        e_four_centre(false, true),
-        e_four_centre(true, false),
-        e_four_centre(true, true),
+        e_four_both(),
         TableDef {
             id: "5x5x5-last8-edges",
             puzzle: "5x5x5",
@@ -644,26 +641,24 @@ pub fn catalog() -> Vec<TableDef> {
     ]
 }
 
-/// The four tredges of the R/L-layer stage with one wing kind and one R/L
-/// centre orbit (`high`: the high wings, `x`: the X-centres).
-fn e_four_centre(high: bool, x: bool) -> TableDef {
-    let (id, summary) = match (high, x) {
-        (false, false) => ("5x5x5-e-four-rl-low-t", "5x5x5 four tredges' midges and low wings with the R/L T-centres, paired in the E slice in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>"),
-        (false, true) => ("5x5x5-e-four-rl-low-x", "5x5x5 four tredges' midges and low wings with the R/L X-centres, paired in the E slice in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>"),
-        (true, false) => ("5x5x5-e-four-rl-high-t", "5x5x5 four tredges' midges and high wings with the R/L T-centres, paired in the E slice in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>"),
-        (true, true) => ("5x5x5-e-four-rl-high-x", "5x5x5 four tredges' midges and high wings with the R/L X-centres, paired in the E slice in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>"),
-    };
+/// The four tredges of the R/L-layer stage with their low wings and both R/L
+/// centre orbits, up to symmetry (the high wings' states are read through a
+/// reflection: [`crate::pair5::EFourMirror`]).
+fn e_four_both() -> TableDef {
     TableDef {
-        id,
+        id: "5x5x5-e-four-rl-centres",
         puzzle: "5x5x5",
-        summary,
+        summary: "5x5x5 four tredges' midges and low wings (the high ones through a reflection) with the R/L T- and X-centres, paired in the E slice in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>, up to 4 rotations (distance mod 3)",
         space: SpaceDef::Reduction5 {
-            space: cube5::Reduction5::EFourCentre { high, x },
+            space: cube5::Reduction5::EFourBoth { high: false },
             moves: crate::pair5::rl_pair_moves(),
         },
-        encoding: Encoding::Nibble,
-        expected_states: crate::pair5::E_FOUR_CENTRE_STATES,
-        expected_histogram: None,
-        source: "C(8,4) x 8*7*6*5 x C(8,4)",
+        encoding: Encoding::Trit,
+        expected_states: crate::pair5::E_FOUR_BOTH_ENTRIES,
+        expected_histogram: Some(&[
+            6, 12, 78, 516, 3_047, 20_246, 129_232, 792_151, 4_459_706, 20_441_854, 57_963_527,
+            55_470_719, 5_829_269, 8_037,
+        ]),
+        source: "29,616 edge classes (cube555's count) x C(8,4)^2; histogram: cube555's published Phase4MLEdgeSymUDCenter entries per depth (cs0x7f/cube555, PruningValue.txt; its states per depth = our BFS's, test)",
     }
 }

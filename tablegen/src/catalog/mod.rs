@@ -250,6 +250,9 @@ pub enum BuildError {
     /// A cycle table that could not be made.
     #[error("{0}: {1}")]
     Cycles(&'static str, String),
+    /// A table built in memory only asked of another engine.
+    #[error("{0} is built in memory only (a BFS of the whole space, then reduced by symmetry)")]
+    InMemoryOnly(&'static str),
     /// A sparse table asked of the timely engine.
     #[error("{0} is a sparse table: the timely engine builds dense tables only")]
     SparseOnTimely(&'static str),
@@ -371,11 +374,18 @@ pub fn build_with(
             cube5::Reduction5::EFour => {
                 dense(crate::pair5::EFourSpace::new(moves)?, engine, progress)
             }
-            cube5::Reduction5::EFourCentre { high, x } => dense(
-                crate::pair5::EFourCentreSpace::new(high, x, moves, &crate::pair5::last8_moves())?,
-                engine,
-                progress,
-            ),
+            cube5::Reduction5::EFourBoth { high } => {
+                if !matches!(engine, Engine::InMemory) {
+                    return Err(BuildError::InMemoryOnly(def.id));
+                }
+                let (entries, histogram, expansions) =
+                    crate::pair5::build_e_four_both(high, moves, progress)?;
+                Ok(Some(BuildOutput {
+                    data: Built::Dense(entries),
+                    histogram,
+                    expansions,
+                }))
+            }
             cube5::Reduction5::Last8 => {
                 dense(crate::pair5::Last8Space::new(moves)?, engine, progress)
             }

@@ -199,12 +199,30 @@ pub const E_FOUR_CENTRE_STATES: u64 = 70 * RL_PLACEMENTS * 70;
 pub struct EFourCentreSpace {
     /// Per move: images of the eight wing slots (of the kind) and of the
     /// eight midge slots.
-    moves: Vec<[[u8; 8]; 2]>,
+    pub(crate) moves: Vec<[[u8; 8]; 2]>,
     /// The centre orbit's projection (R and L, R marked).
     pub centre: crate::projection::FaceletMaskSpace,
     /// Per arrangement and move, the arrangement after it.
     cnext: Vec<u8>,
     goals: Vec<u64>,
+}
+
+/// The projection of one R/L centre orbit (`x`: the X-centres, else the
+/// T-centres): which four of its eight facelets on R and L show R.
+pub fn rl_centre_def(x: bool) -> crate::projection::ProjectionDef {
+    use crate::projection::{Block, Orbit, ProjectionDef};
+    ProjectionDef {
+        n: 5,
+        orbit: if x {
+            Orbit::XCentres(1)
+        } else {
+            Orbit::TCentres(1)
+        },
+        blocks: vec![Block {
+            faces: vec![Face::R, Face::L],
+            marked: vec![Face::R],
+        }],
+    }
 }
 
 /// A state of [`EFourCentreSpace`]: midge slots (ascending), the wings'
@@ -221,22 +239,9 @@ impl EFourCentreSpace {
         moves: &[Move],
         last: &[Move],
     ) -> Result<EFourCentreSpace, ModelError> {
-        use crate::projection::{Block, Orbit, ProjectionDef};
         let four = EFourSpace::new(moves)?;
         let kind = if high { 0 } else { 1 };
-        let orbit = if x {
-            Orbit::XCentres(1)
-        } else {
-            Orbit::TCentres(1)
-        };
-        let def = ProjectionDef {
-            n: 5,
-            orbit,
-            blocks: vec![Block {
-                faces: vec![Face::R, Face::L],
-                marked: vec![Face::R],
-            }],
-        };
+        let def = rl_centre_def(x);
         let centre = crate::projection::build(&def, moves)?;
         let cnext = (0..70)
             .flat_map(|r| {
@@ -322,3 +327,419 @@ impl EFourCentreSpace {
 tredge_space!(EFourCentreSpace, E_FOUR_CENTRE_STATES, |sp| sp
     .goals
     .clone());
+
+/// C(8,4) x 1680 x C(8,4)²: states of [`EFourBothSpace`] (576,240,000).
+pub const E_FOUR_BOTH_STATES: u64 = E_FOUR_CENTRE_STATES * 70;
+
+/// Four tredges' midges with one kind of their wings (as
+/// [`EFourCentreSpace`]) and both orbits of the R/L centres, under
+/// [`rl_pair_moves`]: goal, the four paired in the E slice with the two
+/// orbits in an arrangement the last stage's group reaches from solved
+/// (both orbits at once). The space of cs0x7f's cube555 fourth-phase table
+/// (its "MLEdgeSymUDCenter", 576,240,000 states; its axis is our R-L one);
+/// stored up to symmetry ([`EFourSyms`]).
+pub struct EFourBothSpace {
+    /// The edges with the T-centres (its moves and ranks).
+    pub t: EFourCentreSpace,
+    /// The X-centres' steps (its edges are `t`'s).
+    pub x: EFourCentreSpace,
+    goals: Vec<u64>,
+}
+
+/// A state of [`EFourBothSpace`]: its T-centres' space's state with an
+/// X-centre arrangement.
+pub type FourBoth = (FourCentre, u8);
+
+impl EFourBothSpace {
+    /// The space under `moves` for the high (`high`) or low wings; the
+    /// centres' goals from the orbit of solved under `last`, both orbits
+    /// together.
+    pub fn new(high: bool, moves: &[Move], last: &[Move]) -> Result<EFourBothSpace, ModelError> {
+        let t = EFourCentreSpace::new(high, false, moves, last)?;
+        let x = EFourCentreSpace::new(high, true, moves, last)?;
+        let lt = crate::projection::build(&rl_centre_def(false), last)?;
+        let lx = crate::projection::build(&rl_centre_def(true), last)?;
+        let mut reached = vec![(lt.goal_mask(), lx.goal_mask())];
+        let mut k = 0;
+        while k < reached.len() {
+            let (a, b) = reached[k];
+            for i in 0..last.len() {
+                let c = (lt.apply(a, i), lx.apply(b, i));
+                if !reached.contains(&c) {
+                    reached.push(c);
+                }
+            }
+            k += 1;
+        }
+        let e = EFourSpace::unrank(EFourSpace::new(moves)?.goal());
+        let mut goals: Vec<u64> = reached
+            .iter()
+            .map(|&(a, b)| Self::rank(&(e.0, e.1, t.centre.rank(a) as u8), x.centre.rank(b) as u8))
+            .collect();
+        goals.sort_unstable();
+        Ok(EFourBothSpace { t, x, goals })
+    }
+
+    /// Rank of a standard state of the T-centres' space with an X-centre
+    /// arrangement.
+    #[inline]
+    pub fn rank(s: &FourCentre, x: u8) -> u64 {
+        EFourCentreSpace::rank(s) * 70 + x as u64
+    }
+
+    /// Inverse of [`EFourBothSpace::rank`].
+    pub fn unrank(r: u64) -> (FourCentre, u8) {
+        (EFourCentreSpace::unrank(r / 70), (r % 70) as u8)
+    }
+
+    /// The state after move `i`, standardised.
+    #[inline]
+    pub fn apply(&self, s: &(FourCentre, u8), i: usize) -> u64 {
+        self.t.apply(&s.0, i) * 70 + self.x.centre_step(s.1, i) as u64
+    }
+
+    /// The goals (sorted).
+    pub fn goal_ranks(&self) -> &[u64] {
+        &self.goals
+    }
+}
+
+impl crate::bfs::Space for EFourBothSpace {
+    fn size(&self) -> u64 {
+        E_FOUR_BOTH_STATES
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        self.goals.clone()
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let s = Self::unrank(rank);
+        for i in 0..self.t.moves.len() {
+            if !f(self.apply(&s, i)) {
+                return;
+            }
+        }
+    }
+}
+
+/// 117,600: the edge part (midge set and wing placement) of
+/// [`EFourBothSpace`].
+pub const E_FOUR_EDGES: u64 = 70 * RL_PLACEMENTS;
+/// 4,900: the centre part (T and X arrangements) of [`EFourBothSpace`].
+pub const E_FOUR_CENTRES: u64 = 70 * 70;
+/// Classes of the edge part under [`EFourSyms`]'s four rotations
+/// (cube555's count too; checked in the tests).
+pub const E_FOUR_CLASSES: u64 = 29_616;
+/// Entries of the table of [`EFourSyms`]: classes x 4,900.
+pub const E_FOUR_BOTH_ENTRIES: u64 = E_FOUR_CLASSES * E_FOUR_CENTRES;
+
+/// Builds the table of [`EFourBothSpace`] up to [`EFourSyms`] for the high
+/// (`high`) or low wings: a BFS of the whole space in memory, then each
+/// index's distance read from the state it names. The entries, their
+/// histogram (per index) and the BFS's expansions.
+pub fn build_e_four_both(
+    high: bool,
+    moves: &[Move],
+    progress: &crate::progress::Progress,
+) -> Result<(Vec<u8>, Vec<u64>, u64), ModelError> {
+    use rayon::prelude::*;
+    let space = EFourBothSpace::new(high, moves, &super::last8_moves())?;
+    let syms = EFourSyms::new(&space, high)?;
+    if syms.entries() != E_FOUR_BOTH_ENTRIES {
+        return Err(ModelError::Symmetry(
+            "another class count than E_FOUR_CLASSES",
+        ));
+    }
+    let r = crate::bfs::dense_bfs(&space, progress);
+    let entries: Vec<u8> = (0..syms.entries())
+        .into_par_iter()
+        .map(|i| r.depth[syms.state_of(i) as usize])
+        .collect();
+    let mut histogram = vec![0u64; r.histogram.len()];
+    for &d in &entries {
+        match histogram.get_mut(d as usize) {
+            Some(h) => *h += 1,
+            None => return Err(ModelError::Symmetry("an index names a state never reached")),
+        }
+    }
+    Ok((entries, histogram, r.expansions))
+}
+
+/// [`EFourBothSpace`] up to the four rotations that keep the U-D and R-L
+/// axes (none, `x2`, `y2`, `z2`): each keeps the moves, the wing kinds, the
+/// E slice and the goals. A state's edge part is taken to the least of its
+/// images (its class's representative) by a rotation, and its centre part
+/// by the same rotation; the index is `class * 4900 + centres`. Where a
+/// rotation fixes the representative, its class has more than one index for
+/// the same state, each a real state (so an index's distance is read from
+/// the state it names).
+pub struct EFourSyms {
+    /// Per edge rank: its class and the rotation to its representative
+    /// (`class << 2 | rotation`).
+    class_of: Vec<u32>,
+    /// Per class: its representative's edge rank.
+    pub reps: Vec<u32>,
+    /// Per class: the states each of its indices stands for (4 over the
+    /// number of rotations that fix its representative).
+    weights: Vec<u8>,
+    /// Per rotation and centre rank, its image.
+    centres: Vec<u16>,
+}
+
+/// A symmetry's action on a state of [`EFourBothSpace`]: images of the
+/// midge slots, of the wing slots (of the kind the state has to the kind it
+/// gets), of the T and of the X arrangements.
+type Action = ([u8; 8], [u8; 8], Vec<u8>, Vec<u8>);
+
+/// A symmetry of the cube (its facelet permutation `perm`, a reflection
+/// where `mirror`) acting on four tredges' slots (their wings of the kind
+/// `high`; a reflection takes them to the other kind) and on the R/L
+/// centres: what it does to a state conjugated by it (the cube mapped, then
+/// recoloured so that its centres read as home).
+fn sym_action(
+    perm: &[u16],
+    mirror: bool,
+    high: bool,
+    t: &crate::projection::FaceletMaskSpace,
+    x: &crate::projection::FaceletMaskSpace,
+) -> Result<Action, ModelError> {
+    let bad = ModelError::Symmetry;
+    let c5 = crate::cube::CubeN::new(5);
+    let mapped = |s: &[u8]| -> Vec<u8> { perm.iter().map(|&k| s[k as usize]).collect() };
+    let turned = |s: &[u8]| -> Vec<u8> {
+        let mut out = mapped(s);
+        // The colour now on each face's middle centre is that face's.
+        let mut map = [0u8; 6];
+        for f in Face::ALL {
+            map[out[c5.index(f, 2, 2)] as usize] = s[c5.index(f, 2, 2)];
+        }
+        for c in out.iter_mut() {
+            *c = map[*c as usize];
+        }
+        out
+    };
+    // The pieces: the symmetry's own slot permutation (recolouring keeps
+    // which wing goes with which midge, all the state says of them). A
+    // reflected wing reads as the other kind of its dedge. A midge goes
+    // where the high wing of its dedge goes.
+    let s = mapped(&c5.solved());
+    let tr = Tredges::new();
+    let (slots, of) = rl_slots();
+    let wings = tr
+        .wings
+        .read(&crate::cube5::part4(&s))
+        .map_err(|_| bad("a symmetry's wings"))?;
+    // The piece in slot `j` came from slot `p`: `p` goes to `j`.
+    let mut wing_to = [0u8; 24];
+    for (j, &p) in wings.iter().enumerate() {
+        let from = if mirror { (p + 12) % 24 } else { p };
+        wing_to[from as usize] = j as u8;
+    }
+    let (from, to) = match (high, mirror) {
+        (true, false) => (0, 0),
+        (false, false) => (12, 12),
+        (true, true) => (0, 12),
+        (false, true) => (12, 0),
+    };
+    let mut w8 = [0u8; 8];
+    let mut m8 = [0u8; 8];
+    for (k, &d) in slots.iter().enumerate() {
+        let w = wing_to[from + d as usize] as usize;
+        if !(to..to + 12).contains(&w) {
+            return Err(bad("a symmetry takes wings to the wrong kind"));
+        }
+        w8[k] = of[w - to];
+        m8[k] = of[wing_to[d as usize] as usize % 12];
+        if w8[k] == u8::MAX || m8[k] == u8::MAX {
+            return Err(bad("a symmetry takes an edge out of the R and L layers"));
+        }
+    }
+    let centre = |p: &crate::projection::FaceletMaskSpace| -> Result<Vec<u8>, ModelError> {
+        let (r, l) = (Face::R as u8, Face::L as u8);
+        let mut marked = [false; 6];
+        marked[r as usize] = true;
+        (0..70)
+            .map(|k| {
+                let mask = p.unrank(k);
+                let mut s = c5.solved();
+                for (bit, &f) in p.positions.iter().enumerate() {
+                    s[f] = if mask >> bit & 1 == 1 { r } else { l };
+                }
+                let m = p.project(&turned(&s), &marked);
+                if m.count_ones() != 4 {
+                    return Err(bad("a symmetry takes R/L centres off R and L"));
+                }
+                Ok(p.rank(m) as u8)
+            })
+            .collect()
+    };
+    Ok((m8, w8, centre(t)?, centre(x)?))
+}
+
+/// The image of a rank of one [`EFourBothSpace`] under an action.
+fn image(a: &Action, r: u64) -> u64 {
+    let ((mids, wings, t), x) = EFourBothSpace::unrank(r);
+    EFourCentreSpace::index(
+        mids.map(|m| a.0[m as usize]),
+        wings.map(|w| a.1[w as usize]),
+        a.2[t as usize],
+    ) * 70
+        + a.3[x as usize] as u64
+}
+
+/// Checks that an action maps the states of `from` to those of `to` as a
+/// symmetry: every move of `from` to a move of `to` (on a sample of states)
+/// and the goals to the goals.
+fn check_action(a: &Action, from: &EFourBothSpace, to: &EFourBothSpace) -> Result<(), ModelError> {
+    let goals: std::collections::HashSet<u64> = to.goals.iter().copied().collect();
+    if from.goals.len() != to.goals.len()
+        || from.goals.iter().any(|&g| !goals.contains(&image(a, g)))
+    {
+        return Err(ModelError::Symmetry(
+            "a symmetry moves a goal off the goals",
+        ));
+    }
+    let n = from.t.moves.len();
+    for r in (0..E_FOUR_BOTH_STATES).step_by(7_777_777) {
+        let s = EFourBothSpace::unrank(r);
+        let mut kids: Vec<u64> = (0..n).map(|i| image(a, from.apply(&s, i))).collect();
+        let img = EFourBothSpace::unrank(image(a, r));
+        let mut want: Vec<u64> = (0..n).map(|i| to.apply(&img, i)).collect();
+        kids.sort_unstable();
+        want.sort_unstable();
+        if kids != want {
+            return Err(ModelError::Symmetry("a symmetry does not keep the moves"));
+        }
+    }
+    Ok(())
+}
+
+/// The front-back reflection taking states of the high wings'
+/// [`EFourBothSpace`] to states of the low wings' one with the same
+/// distance: one table serves both kinds.
+pub struct EFourMirror {
+    /// Images of the midge slots, of the high wing slots (as low slots), of
+    /// the T and of the X arrangements.
+    pub mids: [u8; 8],
+    /// See `mids`.
+    pub wings: [u8; 8],
+    /// See `mids`.
+    pub t: Vec<u8>,
+    /// See `mids`.
+    pub x: Vec<u8>,
+}
+
+impl EFourMirror {
+    /// The reflection from `high` (the high wings' space) to `low`, checked.
+    pub fn new(high: &EFourBothSpace, low: &EFourBothSpace) -> Result<EFourMirror, ModelError> {
+        let c5 = crate::cube::CubeN::new(5);
+        let perm = c5.symmetry(|[x, y, z]| [x, y, -z]);
+        let a = sym_action(&perm, true, true, &high.t.centre, &high.x.centre)?;
+        check_action(&a, high, low)?;
+        Ok(EFourMirror {
+            mids: a.0,
+            wings: a.1,
+            t: a.2,
+            x: a.3,
+        })
+    }
+}
+
+impl EFourSyms {
+    /// The rotations of `space` (its wing kind `high`), checked: each maps
+    /// every move to a move and the goals to goals.
+    pub fn new(space: &EFourBothSpace, high: bool) -> Result<EFourSyms, ModelError> {
+        let c5 = crate::cube::CubeN::new(5);
+        let mut acts: Vec<Action> = vec![(
+            std::array::from_fn(|k| k as u8),
+            std::array::from_fn(|k| k as u8),
+            (0..70).collect(),
+            (0..70).collect(),
+        )];
+        for face in [Face::R, Face::U, Face::F] {
+            let rot = Move {
+                face,
+                kind: crate::notation::MoveKind::Rotation,
+                turns: 2,
+            };
+            let a = sym_action(&c5.perm(rot), false, high, &space.t.centre, &space.x.centre)?;
+            check_action(&a, space, space)?;
+            acts.push(a);
+        }
+        let mut class_of = vec![u32::MAX; E_FOUR_EDGES as usize];
+        let mut reps = Vec::new();
+        let mut weights = Vec::new();
+        for e in 0..E_FOUR_EDGES {
+            if class_of[e as usize] != u32::MAX {
+                continue;
+            }
+            let c = reps.len() as u32;
+            reps.push(e as u32);
+            let fixed = acts
+                .iter()
+                .filter(|a| image(a, e * E_FOUR_CENTRES) / E_FOUR_CENTRES == e)
+                .count();
+            weights.push((acts.len() / fixed) as u8);
+            for (k, a) in acts.iter().enumerate() {
+                // The rotation k takes e to f; its inverse (each is its own)
+                // takes f to e, the representative.
+                let f = image(a, e * E_FOUR_CENTRES) / E_FOUR_CENTRES;
+                if class_of[f as usize] == u32::MAX {
+                    class_of[f as usize] = c << 2 | k as u32;
+                }
+            }
+        }
+        let centres = acts
+            .iter()
+            .flat_map(|a| {
+                (0..E_FOUR_CENTRES).map(move |c| {
+                    (a.2[(c / 70) as usize] as u16) * 70 + a.3[(c % 70) as usize] as u16
+                })
+            })
+            .collect();
+        Ok(EFourSyms {
+            class_of,
+            reps,
+            weights,
+            centres,
+        })
+    }
+
+    /// Entries of the table: classes x 4,900.
+    pub fn entries(&self) -> u64 {
+        self.reps.len() as u64 * E_FOUR_CENTRES
+    }
+
+    /// The states an index stands for: of a class whose representative
+    /// `k` of the four rotations fix, each index stands for `4 / k` states
+    /// (its state's orbit has `4 / |fixing both parts|` states over
+    /// `|fixing the edges| / |fixing both parts|` indices). Summed per
+    /// depth, the whole space's histogram.
+    pub fn weight(&self, index: u64) -> u64 {
+        self.weights[(index / E_FOUR_CENTRES) as usize] as u64
+    }
+
+    /// The index of a state given as [`EFourCentreSpace::index`]'s parts and
+    /// an X-centre arrangement.
+    #[inline]
+    pub fn index(&self, mids: [u8; 4], wings: [u8; 4], t: u8, x: u8) -> u64 {
+        let e = EFourCentreSpace::index(mids, wings, 0) / 70;
+        self.index_of(e, t as u64 * 70 + x as u64)
+    }
+
+    /// The index of edge rank `e` with centre rank `c` (`t * 70 + x`).
+    #[inline]
+    pub fn index_of(&self, e: u64, c: u64) -> u64 {
+        let k = self.class_of[e as usize];
+        (k >> 2) as u64 * E_FOUR_CENTRES
+            + self.centres[(k & 3) as usize * E_FOUR_CENTRES as usize + c as usize] as u64
+    }
+
+    /// The state (a rank of [`EFourBothSpace`]) an index names.
+    #[inline]
+    pub fn state_of(&self, index: u64) -> u64 {
+        self.reps[(index / E_FOUR_CENTRES) as usize] as u64 * E_FOUR_CENTRES
+            + index % E_FOUR_CENTRES
+    }
+}
