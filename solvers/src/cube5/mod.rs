@@ -131,7 +131,7 @@ impl Default for Options {
             split_for_rl: true,
             reframe: true,
             last_weight: 0,
-            stage4_candidates: 150,
+            stage4_candidates: 400,
             stage4_grace: 1_000_000,
             stage5_grace: 1_000_000,
             stage5_candidates: 8,
