@@ -293,7 +293,7 @@ impl Reduction5 {
             Reduction5::EFourBoth { high } => format!("5x5x5-tredges four midges (slot order) with their {} wings, all in the R/L layers' eight dedges, and the t- and x-centres R,L (R marked), up to the rotations none x2 y2 z2 rank=class(colex(8c4)*1680+placement)*4900+rotated(colex(t,8c4)*70+colex(x,8c4)) goal=paired in the E slice, centres together in the orbit of solved under U D R2 L2 F2 B2 Rw2 Lw2 Fw2 Bw2", if high {"high"} else {"low"}),
             Reduction5::Sides => "5x5x5 t- and x-centres R,L (R marked) and F,B (F marked) in the pairing group rank=(colex(t R/L)*70+colex(x R/L))*432+index of the F/B pattern goal=orbit of solved under U D R2 L2 F2 B2 Rw2 Lw2 Fw2 Bw2".into(),
             Reduction5::ETriple => "5x5x5-tredges three midges (slot order) with their high and low wings rank=(colex(12c3)*1320+high placement)*1320+low placement goal=paired in the E slice".into(),
-            Reduction5::EFour => "5x5x5-tredges four midges (slot order) with their high and low wings, all in the R/L layers' eight dedges rank=(colex(8c4)*1680+high placement)*1680+low placement goal=paired in the E slice".into(),
+            Reduction5::EFour => "5x5x5-tredges four midges (slot order) with their high and low wings, all in the R/L layers' eight dedges, up to the rotations none x2 y2 z2 rank=class(colex(8c4)*1680+high placement)*1680+rotated low placement goal=paired in the E slice".into(),
             Reduction5::Last8 => "5x5x5-tredges U/D-layer high and low wings -> midge slot, equal parity, up to the slot symmetries of the moves rank=offset(class(high))+index of least low goal=identity".into(),
             Reduction5::Last8Centres => "5x5x5-tredges U/D-layer low wings -> midge slot with t- and x-centres U,D (U marked) rank=(lehmer8*70+colex(t,8c4))*70+colex(x,8c4) goal=identity, solved".into(),
         }
@@ -308,7 +308,7 @@ impl Reduction5 {
             Reduction5::MidPair => factorial(12),
             Reduction5::ESlice(_) => crate::pair5::E_SLICE_STATES,
             Reduction5::ETriple => crate::pair5::E_TRIPLE_STATES,
-            Reduction5::EFour => crate::pair5::E_FOUR_STATES,
+            Reduction5::EFour => crate::pair5::E_FOUR_RL_ENTRIES,
             Reduction5::EFourBoth { .. } => crate::pair5::E_FOUR_BOTH_ENTRIES,
             Reduction5::Sides => crate::pair5::SIDE_STATES,
             Reduction5::Last8 => crate::pair5::LAST8_STATES,

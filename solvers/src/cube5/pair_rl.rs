@@ -26,7 +26,7 @@ use tablegen::cube5::Tredges;
 use tablegen::notation::Move;
 use tablegen::pair5::{
     last8_moves, rl_pair_moves, rl_slots, EFourBothSpace, EFourCentreSpace, EFourMirror,
-    EFourSpace, EFourSyms, FourBoth, SidesSpace, E_FOUR_CENTRES,
+    EFourRlSyms, EFourSpace, EFourSyms, FourBoth, SidesSpace, E_FOUR_CENTRES,
 };
 
 /// The stage's tables: the four tredges, the side centres.
@@ -69,6 +69,8 @@ pub struct RlPair {
     /// Per dedge, its R/L-layer slot (`u8::MAX` in the M slice).
     slot_of: [u8; 12],
     four: EFourSpace,
+    /// `5x5x5-e-four-rl`'s symmetries (it is stored up to four rotations).
+    four_syms: EFourRlSyms,
     four_tab: Trits,
     sides: SidesSpace,
     sides_tab: Nibbles,
@@ -96,6 +98,8 @@ impl RlPair {
         let sides = SidesSpace::new(&pairing, &last8_moves())
             .map_err(|e| TableError::model(RL_IDS[1], e))?;
         let last = last8_moves();
+        let four = EFourSpace::new(&moves).map_err(|e| TableError::model(RL_IDS[0], e))?;
+        let four_syms = EFourRlSyms::new(&four).map_err(|e| TableError::model(RL_IDS[0], e))?;
         let id = RL_JOINT_ID;
         match catalog::find(id).map(|d| d.space) {
             Some(SpaceDef::Reduction5 {
@@ -140,7 +144,8 @@ impl RlPair {
         Ok(RlPair {
             joint,
             centre_of_byte,
-            four: EFourSpace::new(&moves).map_err(|e| TableError::model(RL_IDS[0], e))?,
+            four,
+            four_syms,
             four_tab: Trits::load_trits(RL_IDS[0], dir, quiet)?,
             sides,
             sides_tab: Nibbles::load(RL_IDS[1], dir, quiet)?,
@@ -226,9 +231,10 @@ impl RlPair {
         }
     }
 
+    /// The index of four tredges in `5x5x5-e-four-rl`.
     #[inline]
-    fn rank(f: &[[u8; 4]; 3]) -> u64 {
-        EFourSpace::index(f[0], f[1], f[2])
+    fn four_index(&self, f: &[[u8; 4]; 3]) -> u64 {
+        self.four_syms.index(f[0], f[1], f[2])
     }
 
     /// Exact distance of four tredges: a walk downhill in the mod-3 table.
@@ -236,11 +242,14 @@ impl RlPair {
         let t = self.four_tab.bytes();
         let goal = self.four.goal();
         let path = crate::walk_downhill_mod3(
-            Self::rank(f),
+            EFourSpace::index(f[0], f[1], f[2]),
             self.moves.len(),
             30,
             |&r| r == goal,
-            |&r| tablefmt::trit(t, r as usize),
+            |&r| {
+                let (m, h, l) = EFourSpace::unrank(r);
+                tablefmt::trit(t, self.four_syms.index(m, h, l) as usize)
+            },
             |&r, i| self.four.apply(&EFourSpace::unrank(r), i),
         )
         .map_err(|e| SolveError::Internal(format!("{}: {e}", RL_IDS[0])))?;
@@ -356,7 +365,7 @@ impl RlPair {
                 n.four[1].map(|x| hm[x as usize]),
                 n.four[2].map(|x| lm[x as usize]),
             ];
-            let r = Self::rank(&four) as usize;
+            let r = self.four_index(&four) as usize;
             crate::tables::prefetch(t, r / 5);
             let rj = self.joint_indices(&four, sides);
             for &x in &rj {

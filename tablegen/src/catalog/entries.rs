@@ -543,15 +543,18 @@ pub fn catalog() -> Vec<TableDef> {
         TableDef {
             id: "5x5x5-e-four-rl",
             puzzle: "5x5x5",
-            summary: "5x5x5 four tredges (midges, high and low wings) from the R/L layers paired in the E slice, in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2> (distance mod 3)",
+            summary: "5x5x5 four tredges (midges, high and low wings) from the R/L layers paired in the E slice, in <R,L,U2,D2,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2>, up to 4 rotations (distance mod 3)",
             space: SpaceDef::Reduction5 {
                 space: cube5::Reduction5::EFour,
                 moves: crate::pair5::rl_pair_moves(),
             },
             encoding: Encoding::Trit,
-            expected_states: crate::pair5::E_FOUR_STATES,
-            expected_histogram: None,
-            source: "C(8,4) x (8*7*6*5)^2",
+            expected_states: crate::pair5::E_FOUR_RL_ENTRIES,
+            expected_histogram: Some(&[
+                1, 2, 10, 56, 337, 2_100, 12_525, 71_445, 385_107, 1_889_220, 7_564_378, 19_318_262,
+                18_165_899, 2_335_978, 9_560,
+            ]),
+            source: "29,616 classes of the midges with their high wings (cube555's count) x 8*7*6*5; histogram: cube555's published Phase4EdgeSym entries per depth (cs0x7f/cube555, PruningValue.txt; weighted by the states each stands for = the 197,568,000 states' depths, test)",
         },
         e_four_both(),
         TableDef {

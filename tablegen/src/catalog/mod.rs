@@ -372,7 +372,16 @@ pub fn build_with(
                 dense(crate::pair5::ETripleSpace::new(moves)?, engine, progress)
             }
             cube5::Reduction5::EFour => {
-                dense(crate::pair5::EFourSpace::new(moves)?, engine, progress)
+                if !matches!(engine, Engine::InMemory) {
+                    return Err(BuildError::InMemoryOnly(def.id));
+                }
+                let (entries, histogram, expansions) =
+                    crate::pair5::build_e_four_rl(moves, progress)?;
+                Ok(Some(BuildOutput {
+                    data: Built::Dense(entries),
+                    histogram,
+                    expansions,
+                }))
             }
             cube5::Reduction5::EFourBoth { high } => {
                 if !matches!(engine, Engine::InMemory) {

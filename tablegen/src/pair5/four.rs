@@ -443,7 +443,6 @@ pub fn build_e_four_both(
     moves: &[Move],
     progress: &crate::progress::Progress,
 ) -> Result<(Vec<u8>, Vec<u64>, u64), ModelError> {
-    use rayon::prelude::*;
     let space = EFourBothSpace::new(high, moves, &super::last8_moves())?;
     let syms = EFourSyms::new(&space, high)?;
     if syms.entries() != E_FOUR_BOTH_ENTRIES {
@@ -452,18 +451,7 @@ pub fn build_e_four_both(
         ));
     }
     let r = crate::bfs::dense_bfs(&space, progress);
-    let entries: Vec<u8> = (0..syms.entries())
-        .into_par_iter()
-        .map(|i| r.depth[syms.state_of(i) as usize])
-        .collect();
-    let mut histogram = vec![0u64; r.histogram.len()];
-    for &d in &entries {
-        match histogram.get_mut(d as usize) {
-            Some(h) => *h += 1,
-            None => return Err(ModelError::Symmetry("an index names a state never reached")),
-        }
-    }
-    Ok((entries, histogram, r.expansions))
+    reduced(&r, syms.entries(), |i| syms.state_of(i))
 }
 
 /// [`EFourBothSpace`] up to the four rotations that keep the U-D and R-L
@@ -646,6 +634,44 @@ impl EFourMirror {
     }
 }
 
+/// The half turns of the whole cube about its three axes (`x2 y2 z2`): with
+/// the identity, the rotations that keep the U-D and R-L axes.
+fn half_turns() -> [Move; 3] {
+    [Face::R, Face::U, Face::F].map(|face| Move {
+        face,
+        kind: crate::notation::MoveKind::Rotation,
+        turns: 2,
+    })
+}
+
+/// The classes of the edge ranks (0..[`E_FOUR_EDGES`]) under `acts`
+/// symmetries, each its own inverse, the first the identity: `image(k, e)`
+/// is the image of edge rank `e` under the `k`-th. Per rank its class and a
+/// symmetry to the class's least rank (`class << 2 | k`); per class that
+/// rank and the states each of its indices stands for (`acts` over the
+/// number of symmetries fixing it).
+fn classes(acts: usize, image: impl Fn(usize, u64) -> u64) -> (Vec<u32>, Vec<u32>, Vec<u8>) {
+    let mut class_of = vec![u32::MAX; E_FOUR_EDGES as usize];
+    let mut reps = Vec::new();
+    let mut weights = Vec::new();
+    for e in 0..E_FOUR_EDGES {
+        if class_of[e as usize] != u32::MAX {
+            continue;
+        }
+        let c = reps.len() as u32;
+        reps.push(e as u32);
+        let images: Vec<u64> = (0..acts).map(|k| image(k, e)).collect();
+        weights.push((acts / images.iter().filter(|&&f| f == e).count()) as u8);
+        for (k, &f) in images.iter().enumerate() {
+            // Each symmetry is its own inverse: k takes f back to e.
+            if class_of[f as usize] == u32::MAX {
+                class_of[f as usize] = c << 2 | k as u32;
+            }
+        }
+    }
+    (class_of, reps, weights)
+}
+
 impl EFourSyms {
     /// The rotations of `space` (its wing kind `high`), checked: each maps
     /// every move to a move and the goals to goals.
@@ -657,39 +683,14 @@ impl EFourSyms {
             (0..70).collect(),
             (0..70).collect(),
         )];
-        for face in [Face::R, Face::U, Face::F] {
-            let rot = Move {
-                face,
-                kind: crate::notation::MoveKind::Rotation,
-                turns: 2,
-            };
+        for rot in half_turns() {
             let a = sym_action(&c5.perm(rot), false, high, &space.t.centre, &space.x.centre)?;
             check_action(&a, space, space)?;
             acts.push(a);
         }
-        let mut class_of = vec![u32::MAX; E_FOUR_EDGES as usize];
-        let mut reps = Vec::new();
-        let mut weights = Vec::new();
-        for e in 0..E_FOUR_EDGES {
-            if class_of[e as usize] != u32::MAX {
-                continue;
-            }
-            let c = reps.len() as u32;
-            reps.push(e as u32);
-            let fixed = acts
-                .iter()
-                .filter(|a| image(a, e * E_FOUR_CENTRES) / E_FOUR_CENTRES == e)
-                .count();
-            weights.push((acts.len() / fixed) as u8);
-            for (k, a) in acts.iter().enumerate() {
-                // The rotation k takes e to f; its inverse (each is its own)
-                // takes f to e, the representative.
-                let f = image(a, e * E_FOUR_CENTRES) / E_FOUR_CENTRES;
-                if class_of[f as usize] == u32::MAX {
-                    class_of[f as usize] = c << 2 | k as u32;
-                }
-            }
-        }
+        let (class_of, reps, weights) = classes(acts.len(), |k, e| {
+            image(&acts[k], e * E_FOUR_CENTRES) / E_FOUR_CENTRES
+        });
         let centres = acts
             .iter()
             .flat_map(|a| {
@@ -742,4 +743,160 @@ impl EFourSyms {
         self.reps[(index / E_FOUR_CENTRES) as usize] as u64 * E_FOUR_CENTRES
             + index % E_FOUR_CENTRES
     }
+}
+
+/// Entries of `5x5x5-e-four-rl` up to the four rotations ([`EFourRlSyms`]):
+/// the 29,616 classes of the midges with their high wings x 1,680 low wing
+/// placements (cube555's "Phase4EdgeSym" count).
+pub const E_FOUR_RL_ENTRIES: u64 = E_FOUR_CLASSES * RL_PLACEMENTS;
+
+/// [`EFourSpace`] up to the four rotations that keep the U-D and R-L axes
+/// (as [`EFourSyms`]): the midges with their high wings are taken to their
+/// class's representative (the same 29,616 classes as [`EFourSyms`]'s),
+/// and the low wings by the same rotation; the index is
+/// `class * 1680 + low placement`. As there, a class whose representative a
+/// rotation fixes has several indices for one state, each a real state.
+pub struct EFourRlSyms {
+    /// Per rank of the midges with their high wings: its class and the
+    /// rotation to its representative (`class << 2 | rotation`).
+    class_of: Vec<u32>,
+    /// Per class: its representative.
+    pub reps: Vec<u32>,
+    weights: Vec<u8>,
+    /// Per rotation: the images of the midge, high wing and low wing slots.
+    acts: Vec<[[u8; 8]; 3]>,
+}
+
+impl EFourRlSyms {
+    /// The rotations of `space`, checked: each maps every move to a move
+    /// (on a sample of states) and the goal to itself.
+    pub fn new(space: &EFourSpace) -> Result<EFourRlSyms, ModelError> {
+        let c5 = crate::cube::CubeN::new(5);
+        // The centre maps of the actions are not needed: any projection.
+        let centre = crate::projection::build(&rl_centre_def(false), &rl_pair_moves())?;
+        let mut acts: Vec<[[u8; 8]; 3]> = vec![[std::array::from_fn(|k| k as u8); 3]];
+        for rot in half_turns() {
+            let perm = c5.perm(rot);
+            let hi = sym_action(&perm, false, true, &centre, &centre)?;
+            let lo = sym_action(&perm, false, false, &centre, &centre)?;
+            if hi.0 != lo.0 {
+                return Err(ModelError::Symmetry(
+                    "the two wing kinds move the midges apart",
+                ));
+            }
+            acts.push([hi.0, hi.1, lo.1]);
+        }
+        let image = |a: &[[u8; 8]; 3], r: u64| -> u64 {
+            let (m, h, l) = EFourSpace::unrank(r);
+            EFourSpace::index(
+                m.map(|x| a[0][x as usize]),
+                h.map(|x| a[1][x as usize]),
+                l.map(|x| a[2][x as usize]),
+            )
+        };
+        let n = space.moves.len();
+        for a in &acts {
+            if image(a, space.goal()) != space.goal() {
+                return Err(ModelError::Symmetry("a rotation moves the goal"));
+            }
+            for r in (0..E_FOUR_STATES).step_by(3_333_331) {
+                let mut kids: Vec<u64> = (0..n)
+                    .map(|i| image(a, space.apply(&EFourSpace::unrank(r), i)))
+                    .collect();
+                let img = EFourSpace::unrank(image(a, r));
+                let mut want: Vec<u64> = (0..n).map(|i| space.apply(&img, i)).collect();
+                kids.sort_unstable();
+                want.sort_unstable();
+                if kids != want {
+                    return Err(ModelError::Symmetry("a rotation does not keep the moves"));
+                }
+            }
+        }
+        let (class_of, reps, weights) = classes(acts.len(), |k, e| {
+            image(&acts[k], e * RL_PLACEMENTS) / RL_PLACEMENTS
+        });
+        Ok(EFourRlSyms {
+            class_of,
+            reps,
+            weights,
+            acts,
+        })
+    }
+
+    /// Entries of the table: classes x 1,680.
+    pub fn entries(&self) -> u64 {
+        self.reps.len() as u64 * RL_PLACEMENTS
+    }
+
+    /// The index of four tredges given in any order (as
+    /// [`EFourSpace::index`]).
+    #[inline]
+    pub fn index(&self, mids: [u8; 4], hi: [u8; 4], lo: [u8; 4]) -> u64 {
+        let r = EFourSpace::index(mids, hi, lo);
+        let k = self.class_of[(r / RL_PLACEMENTS) as usize];
+        let class = (k >> 2) as u64;
+        let low = match k & 3 {
+            0 => r % RL_PLACEMENTS,
+            rot => {
+                let a = &self.acts[rot as usize];
+                EFourSpace::index(
+                    mids.map(|x| a[0][x as usize]),
+                    hi.map(|x| a[1][x as usize]),
+                    lo.map(|x| a[2][x as usize]),
+                ) % RL_PLACEMENTS
+            }
+        };
+        class * RL_PLACEMENTS + low
+    }
+
+    /// The state (a rank of [`EFourSpace`]) an index names.
+    #[inline]
+    pub fn state_of(&self, index: u64) -> u64 {
+        self.reps[(index / RL_PLACEMENTS) as usize] as u64 * RL_PLACEMENTS + index % RL_PLACEMENTS
+    }
+
+    /// The states an index stands for (see [`EFourSyms::weight`]).
+    pub fn weight(&self, index: u64) -> u64 {
+        self.weights[(index / RL_PLACEMENTS) as usize] as u64
+    }
+}
+
+/// Builds `5x5x5-e-four-rl` up to [`EFourRlSyms`]: a BFS of the whole
+/// [`EFourSpace`] in memory, then each index's distance read from the state
+/// it names. The entries, their histogram and the BFS's expansions.
+pub fn build_e_four_rl(
+    moves: &[Move],
+    progress: &crate::progress::Progress,
+) -> Result<(Vec<u8>, Vec<u64>, u64), ModelError> {
+    let space = EFourSpace::new(moves)?;
+    let syms = EFourRlSyms::new(&space)?;
+    if syms.entries() != E_FOUR_RL_ENTRIES {
+        return Err(ModelError::Symmetry(
+            "another class count than E_FOUR_CLASSES",
+        ));
+    }
+    let r = crate::bfs::dense_bfs(&space, progress);
+    reduced(&r, syms.entries(), |i| syms.state_of(i))
+}
+
+/// The entries of a table up to symmetry from a whole BFS: entry `i` is the
+/// distance of the state `state_of(i)`; their histogram; the expansions.
+fn reduced(
+    r: &crate::bfs::DenseResult,
+    entries: u64,
+    state_of: impl Fn(u64) -> u64 + Sync,
+) -> Result<(Vec<u8>, Vec<u64>, u64), ModelError> {
+    use rayon::prelude::*;
+    let out: Vec<u8> = (0..entries)
+        .into_par_iter()
+        .map(|i| r.depth[state_of(i) as usize])
+        .collect();
+    let mut histogram = vec![0u64; r.histogram.len()];
+    for &d in &out {
+        match histogram.get_mut(d as usize) {
+            Some(h) => *h += 1,
+            None => return Err(ModelError::Symmetry("an index names a state never reached")),
+        }
+    }
+    Ok((out, histogram, r.expansions))
 }
