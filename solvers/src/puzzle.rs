@@ -42,7 +42,7 @@ pub struct Options {
     pub time_budget: Option<Duration>,
     /// Time after which a solve that has found nothing gives up, never
     /// before the time budget (`None`: the solver's own default, 30 s, or
-    /// 180 s for the 5x5x5 and the cubes reduced through it).
+    /// 180 s for the 6x6x6 and up).
     pub hard_limit: Option<Duration>,
     /// 3x3x3: stop at the first solution of at most this many moves.
     pub max_length: usize,

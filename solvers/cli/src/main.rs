@@ -145,7 +145,7 @@ struct SolveArgs {
     time_budget: Option<u64>,
     /// Milliseconds after which a solve that has found nothing gives up
     /// (exit code 1), counted from the start, loading the tables included;
-    /// never less than the time budget (default: 30 s; 5x5x5 and up 180 s,
+    /// never less than the time budget (default: 30 s; 6x6x6 and up 180 s,
     /// counted from when the tables are loaded).
     #[arg(long, value_name = "MS")]
     hard_limit: Option<u64>,

@@ -92,9 +92,8 @@ pub const NESTED_MAX_N: usize = 17;
 /// once, so a large cube takes longer).
 pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2500);
 
-/// The default hard time limit: as the 5x5x5's, whose solver finishes the
-/// cubes reduced through it.
-pub const HARD_LIMIT: Duration = crate::cube5::HARD_LIMIT;
+/// The default hard time limit (a 17x17x17 and up takes minutes).
+pub const HARD_LIMIT: Duration = Duration::from_secs(180);
 
 /// Options of the route through the inner cubes (6x6x6 to
 /// [`NESTED_MAX_N`]), set when the solver is loaded
