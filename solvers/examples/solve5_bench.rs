@@ -19,7 +19,8 @@
 //! eighths), BENCH5_RL (0: stage 4 in the pairing group only), BENCH5_WRL
 //! (the R/L-layer stage 4's bound weight, eighths), BENCH5_SRL (0: stage 3
 //! keeps the ends the R/L-layer stage cannot take), BENCH5_REFRAME (0:
-//! stage 3 only in stage 1's frame), BENCH5_C4 /
+//! stage 3 only in stage 1's frame), BENCH5_SLICE (0: stage 3 in six
+//! frames, each end taken free of the M slice only), BENCH5_C4 /
 //! BENCH5_C5 (stage-4 / stage-5 candidates), BENCH5_FIRST (first seed).
 
 use solvers::cube5::{Options, Solver, STAGES};
@@ -84,6 +85,7 @@ fn main() {
         "BENCH5_RL" => pair_rl: |k: u64| k != 0,
         "BENCH5_SRL" => split_for_rl: |k: u64| k != 0,
         "BENCH5_REFRAME" => reframe: |k: u64| k != 0,
+        "BENCH5_SLICE" => slice_pair: |k: u64| k != 0,
         "BENCH5_L4" => pair_level_nodes: nodes,
         "BENCH5_R4" => stage4_roots: size,
         "BENCH5_C4" => stage4_candidates: size,

@@ -210,6 +210,24 @@ impl Recolour {
         Recolour { pairs, colours }
     }
 
+    /// The set `set` of tredges once the colours are renamed (colour `c`
+    /// becomes `rename[c]`, a renaming of the cube turned whole): bit `e`
+    /// moves to the dedge whose two colours are dedge `e`'s renamed.
+    pub fn rename_set(&self, set: u16, rename: &[u8; 6]) -> u16 {
+        let mut out = 0u16;
+        for e in (0..12).filter(|e| set >> e & 1 == 1) {
+            let [c, d] = self.colours[e].map(|c| rename[c as usize % 6]);
+            if let Some(f) = self
+                .colours
+                .iter()
+                .position(|&p| p == [c, d] || p == [d, c])
+            {
+                out |= 1 << f;
+            }
+        }
+        out
+    }
+
     /// Recolours the tredges of `set` (bit `e` for dedge `e`).
     pub fn apply(&self, state: &mut [u8], set: u16) {
         if set == 0 {

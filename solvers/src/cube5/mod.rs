@@ -89,6 +89,11 @@ pub struct Options {
     /// Stage 3 starts from each stage-2 chain in six frames (each order of
     /// the three axes: [`frame`]), not only in stage 1's.
     pub reframe: bool,
+    /// With `reframe`, stage 3 starts in three frames (one per axis taken
+    /// as F-B) and takes ends whose four tredges are free of the M slice or
+    /// of the E slice; the latter are turned by `z` (the frames it leaves
+    /// out search the same goals).
+    pub slice_pair: bool,
     /// Stage 5's bound is its tables' bound times `1 + weight / 8`.
     pub last_weight: u8,
     /// Stage-4 solutions handed to stage 5.
@@ -130,6 +135,7 @@ impl Default for Options {
             rl_weight: 0,
             split_for_rl: true,
             reframe: true,
+            slice_pair: true,
             last_weight: 0,
             stage4_candidates: 400,
             stage4_grace: 1_000_000,
@@ -145,48 +151,77 @@ impl Default for Options {
 /// Whole-cube turns that take the three axes to each of their six orders
 /// (the first is none): after stage 2 every centre is on its axis, so the
 /// stages after it may take any axis as the pairing group's half-turn axis
-/// (F-B) and either other one as its quarter-turn axis for stage 4.
-fn reframings() -> [Vec<Move>; 6] {
+/// (F-B) and either other one as its quarter-turn axis for stage 4. Then
+/// the same six, each followed by [`z_turn`]: the frames a stage-3 end is
+/// turned to when the tredges stage 4 needs are free of the E slice rather
+/// than the M slice.
+fn reframings() -> [Vec<Move>; 12] {
     use tablegen::notation::Face::{F, R, U};
     let t = crate::moves::whole_turn;
-    [
+    let six = [
         vec![],
         vec![t(F, 1)],
         vec![t(R, 1)],
         vec![t(U, 1)],
         vec![t(F, 1), t(R, 1)],
         vec![t(R, 1), t(F, 1)],
-    ]
+    ];
+    std::array::from_fn(|j| {
+        let mut v = six[j % 6].clone();
+        if j >= 6 {
+            v.extend(z_turn());
+        }
+        v
+    })
+}
+
+/// The frames stage 3 starts in with [`Options::slice_pair`]: one for each
+/// axis taken as F-B (none, `x`, `y`). The frame with the other two axes
+/// swapped is the same one turned by [`z_turn`], which stage 3's goal does
+/// not see.
+const SLICE_PAIR_FRAMES: [usize; 3] = [0, 2, 3];
+
+/// A quarter turn of the whole cube about the F-B axis (`z`). It keeps
+/// stage 3's goal (the F/B centres, the midges' orientation and the wing
+/// classes are all seen along F-B) and takes the E slice to the M slice.
+fn z_turn() -> [Move; 1] {
+    [crate::moves::whole_turn(tablegen::notation::Face::F, 1)]
 }
 
 /// The frame of a chain: stage 1's axis turn (`axis % 3`, an index into
-/// [`axis_rotations`]), then one of six whole-cube turns (`axis / 3`).
+/// [`axis_rotations`]), then one of twelve whole-cube turns (`axis / 3`).
 pub fn frame(axis: usize) -> Vec<Move> {
     let mut r = axis_rotations()[axis % 3].clone();
     r.extend(reframings()[axis / 3].iter().copied());
     r
 }
 
-/// A chain seen in a further frame: the cube turned by `turn` (its colours
-/// renamed so), and its moves renamed to match, so that undoing the whole
-/// frame gives the same moves for the cube as given.
-fn reframe(c: &Chain, turn: &[Move], j: usize) -> Chain {
+/// Where each colour goes when the cube is turned whole by `turn` and its
+/// colours renamed to match ([`in_frame`]).
+fn renaming(turn: &[Move]) -> [u8; 6] {
     let cube3 = CubeN::new(3);
     let mut s = cube3.solved();
     cube3.apply_alg(&mut s, turn);
-    // `unrotate` takes a face g of the new frame to the face
-    // `s[centre of g]` of the old one: invert that.
-    let mut to_new = [tablegen::notation::Face::U; 6];
+    let mut to_new = [0u8; 6];
     for g in tablegen::notation::Face::ALL {
-        to_new[s[cube3.index(g, 1, 1)] as usize] = g;
+        to_new[s[cube3.index(g, 1, 1)] as usize] = g as u8;
     }
+    to_new
+}
+
+/// A chain seen in a further frame: the cube turned by `turn` (its colours
+/// renamed so), and its moves renamed to match, so that undoing the whole
+/// frame gives the same moves for the cube as given. Its marks are kept as
+/// they are (see [`Solver::turned`] for a chain with marks).
+fn reframe(c: &Chain, turn: &[Move], j: usize) -> Chain {
+    let to_new = renaming(turn);
     Chain {
         axis: c.axis % 3 + 3 * j,
         moves: c
             .moves
             .iter()
             .map(|&m| Move {
-                face: to_new[m.face as usize],
+                face: tablegen::notation::Face::ALL[to_new[m.face as usize] as usize],
                 ..m
             })
             .collect(),
@@ -339,21 +374,32 @@ impl Solver {
             clock,
             opts.trace,
         )?;
+        let slice_pair = opts.reframe && opts.slice_pair && opts.pair_rl;
         let chains: Vec<Chain> = if opts.reframe {
             let turns = reframings();
+            let frames: &[usize] = if slice_pair {
+                &SLICE_PAIR_FRAMES
+            } else {
+                &[0, 1, 2, 3, 4, 5]
+            };
             chains
                 .iter()
-                .flat_map(|c| turns.iter().enumerate().map(move |(j, t)| reframe(c, t, j)))
+                .flat_map(|c| frames.iter().map(|&j| reframe(c, &turns[j], j)))
                 .collect()
         } else {
             chains
         };
         if opts.pair_rl && opts.split_for_rl {
-            // Ends stage 4 can take in its smaller group; where none is
-            // found within twice the budget, the first other end the search
-            // met (stage 4 then works in the pairing group).
-            let applies = |s: &[u8]| self.rlpair.applies(s).unwrap_or(false);
-            return next_stage(
+            // Ends stage 4 can take in its smaller group (as they are, or
+            // turned by z with `slice_pair`); where none is found within
+            // twice the budget, the first other end the search met (stage 4
+            // then works in the pairing group).
+            let z = z_turn();
+            let applies = |s: &[u8]| {
+                self.rlpair.applies(s).unwrap_or(false)
+                    || slice_pair && self.rlpair.applies(&in_frame(s, &z)).unwrap_or(false)
+            };
+            let ends = next_stage(
                 &self.cube,
                 &Checked(&self.split, &applies, clock.soft + opts.time_budget),
                 &chains,
@@ -361,7 +407,25 @@ impl Solver {
                 opts.split_roots,
                 clock,
                 opts.trace,
-            );
+            )?;
+            if !slice_pair {
+                return Ok(ends);
+            }
+            // Each end in the frames where stage 4's group takes it: as it
+            // is, turned, or both; an end neither takes stays as it is.
+            let mut out = Vec::with_capacity(ends.len());
+            for c in ends {
+                let turned = self.turned(&c);
+                let as_is = self.rlpair.applies(&c.state)?;
+                let other = self.rlpair.applies(&turned.state)?;
+                if as_is || !other {
+                    out.push(c);
+                }
+                if other {
+                    out.push(turned);
+                }
+            }
+            return Ok(out);
         }
         next_stage(
             &self.cube,
@@ -372,6 +436,15 @@ impl Solver {
             clock,
             opts.trace,
         )
+    }
+
+    /// A stage-3 end (in one of the first six frames) turned by
+    /// [`z_turn`]: its E slice becomes the M slice, its marks renamed.
+    fn turned(&self, c: &Chain) -> Chain {
+        let z = z_turn();
+        let mut t = reframe(c, &z, c.axis / 3 % 6 + 6);
+        t.marks = self.split.rename_set(c.marks, &renaming(&z));
+        t
     }
 
     /// Stages 1 to 5 of a checked state: chains in their frames, each

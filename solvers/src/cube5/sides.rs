@@ -296,6 +296,13 @@ pub struct SplitParts {
 }
 
 impl Split {
+    /// A set of recoloured tredges once the colours are renamed
+    /// ([`Recolour::rename_set`]): what a chain's marks become when the
+    /// cube is seen in another frame.
+    pub fn rename_set(&self, set: u16, rename: &[u8; 6]) -> u16 {
+        self.parts.recolour.rename_set(set, rename)
+    }
+
     /// Loads (or builds) the stage's tables.
     pub fn load(dir: &Path, quiet: bool) -> Result<Split, TableError> {
         let moves = catalog::axis_moves();

@@ -594,3 +594,57 @@ fn solve_short_scrambles() {
         }
     }
 }
+
+/// Stage 3's goal seen turned by z is itself: every stage-3 end, turned, is
+/// a stage-3 end (a root with nothing recoloured at bound 0) whose real cube
+/// is the end's real cube turned, with the same moves for the cube as
+/// given. Some ends the R/L-layer stage 4 takes only turned.
+#[test]
+fn split_ends_turned_by_z_are_split_ends() {
+    let cube = CubeN::new(5);
+    let solver = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let opts = Options {
+        slice_pair: false,
+        split_for_rl: false,
+        ..Options::default()
+    };
+    let mut only_turned = 0;
+    for seed in 0..2 {
+        let s = tablegen::orbits::random_state(&cube, 400 + seed);
+        let (_, clock) = Solver::clock(&opts);
+        let ends = solver.chains3(&s, &opts, clock).unwrap();
+        assert!(!ends.is_empty());
+        for c in ends.iter().take(30) {
+            let t = solver.turned(c);
+            assert!(
+                solver
+                    .split
+                    .roots(&t.state)
+                    .unwrap()
+                    .iter()
+                    .any(|r| r.set == 0 && r.bound == 0),
+                "seed {seed}"
+            );
+            let mut real = c.state.clone();
+            solver.split.recolour(&mut real, c.marks);
+            let mut real_t = t.state.clone();
+            solver.split.recolour(&mut real_t, t.marks);
+            assert_eq!(in_frame(&real, &z_turn()), real_t, "seed {seed}");
+            assert_eq!(
+                tablegen::cube::unrotate(&t.moves, &frame(t.axis)),
+                tablegen::cube::unrotate(&c.moves, &frame(c.axis)),
+                "seed {seed}"
+            );
+            let mut u = s.clone();
+            cube.apply_alg(&mut u, &tablegen::cube::unrotate(&t.moves, &frame(t.axis)));
+            let mut u = in_frame(&u, &frame(t.axis));
+            solver.split.recolour(&mut u, t.marks);
+            assert_eq!(u, t.state, "seed {seed}");
+            if !solver.rlpair.applies(&c.state).unwrap() && solver.rlpair.applies(&t.state).unwrap()
+            {
+                only_turned += 1;
+            }
+        }
+    }
+    assert!(only_turned > 0);
+}
