@@ -123,7 +123,7 @@ impl Default for Options {
             hard_limit: HARD_LIMIT,
             stage1_candidates: 200,
             stage1_share: 1,
-            stage2_candidates: 60,
+            stage2_candidates: 100,
             stage2_level_nodes: 2_000_000,
             split_roots: 4096,
             stage2_grace: 500_000,
@@ -148,31 +148,52 @@ impl Default for Options {
     }
 }
 
-/// Whole-cube turns that take the three axes to each of their six orders
-/// (the first is none): after stage 2 every centre is on its axis, so the
-/// stages after it may take any axis as the pairing group's half-turn axis
-/// (F-B) and either other one as its quarter-turn axis for stage 4. Then
-/// the same six, each followed by [`z_turn`]: the frames a stage-3 end is
-/// turned to when the tredges stage 4 needs are free of the E slice rather
-/// than the M slice.
-fn reframings() -> [Vec<Move>; 12] {
-    use tablegen::notation::Face::{F, R, U};
-    let t = crate::moves::whole_turn;
-    let six = [
-        vec![],
-        vec![t(F, 1)],
-        vec![t(R, 1)],
-        vec![t(U, 1)],
-        vec![t(F, 1), t(R, 1)],
-        vec![t(R, 1), t(F, 1)],
-    ];
-    std::array::from_fn(|j| {
-        let mut v = six[j % 6].clone();
-        if j >= 6 {
-            v.extend(z_turn());
+/// The 24 whole-cube turns, as the frames of a chain: first six that take
+/// the three axes to each of their six orders (the first is none), since
+/// after stage 2 every centre is on its axis, so the stages after it may take
+/// any axis as the pairing group's half-turn axis (F-B) and either other one
+/// as its quarter-turn axis for stage 4; then the rest, each as short as
+/// whole turns `x`, `y`, `z` make it.
+fn rotations() -> &'static [Vec<Move>] {
+    static ROTATIONS: std::sync::OnceLock<Vec<Vec<Move>>> = std::sync::OnceLock::new();
+    ROTATIONS.get_or_init(|| {
+        use tablegen::notation::Face::{F, R, U};
+        let t = crate::moves::whole_turn;
+        let mut out: Vec<Vec<Move>> = vec![
+            vec![],
+            vec![t(F, 1)],
+            vec![t(R, 1)],
+            vec![t(U, 1)],
+            vec![t(F, 1), t(R, 1)],
+            vec![t(R, 1), t(F, 1)],
+        ];
+        let mut seen: Vec<[u8; 6]> = out.iter().map(|r| renaming(r)).collect();
+        let mut k = 0;
+        while out.len() < 24 {
+            for g in [t(R, 1), t(U, 1), t(F, 1)] {
+                let mut r = out[k].clone();
+                r.push(g);
+                let key = renaming(&r);
+                if !seen.contains(&key) {
+                    seen.push(key);
+                    out.push(r);
+                }
+            }
+            k += 1;
         }
-        v
+        out
     })
+}
+
+/// The index into [`rotations`] of rotation `j` followed by `turn`.
+fn compose(j: usize, turn: &[Move]) -> usize {
+    let mut r = rotations()[j].clone();
+    r.extend_from_slice(turn);
+    let key = renaming(&r);
+    rotations()
+        .iter()
+        .position(|q| renaming(q) == key)
+        .unwrap_or_else(|| unreachable!("the 24 rotations are all the cube's"))
 }
 
 /// The frames stage 3 starts in with [`Options::slice_pair`]: one for each
@@ -189,10 +210,11 @@ fn z_turn() -> [Move; 1] {
 }
 
 /// The frame of a chain: stage 1's axis turn (`axis % 3`, an index into
-/// [`axis_rotations`]), then one of twelve whole-cube turns (`axis / 3`).
+/// [`axis_rotations`]), then one of the 24 whole-cube turns (`axis / 3`, an
+/// index into [`rotations`]).
 pub fn frame(axis: usize) -> Vec<Move> {
     let mut r = axis_rotations()[axis % 3].clone();
-    r.extend(reframings()[axis / 3].iter().copied());
+    r.extend(rotations()[axis / 3].iter().copied());
     r
 }
 
@@ -213,10 +235,10 @@ fn renaming(turn: &[Move]) -> [u8; 6] {
 /// renamed so), and its moves renamed to match, so that undoing the whole
 /// frame gives the same moves for the cube as given. Its marks are kept as
 /// they are (see [`Solver::turned`] for a chain with marks).
-fn reframe(c: &Chain, turn: &[Move], j: usize) -> Chain {
+fn reframe(c: &Chain, turn: &[Move]) -> Chain {
     let to_new = renaming(turn);
     Chain {
-        axis: c.axis % 3 + 3 * j,
+        axis: c.axis % 3 + 3 * compose(c.axis / 3, turn),
         moves: c
             .moves
             .iter()
@@ -376,7 +398,7 @@ impl Solver {
         )?;
         let slice_pair = opts.reframe && opts.slice_pair && opts.pair_rl;
         let chains: Vec<Chain> = if opts.reframe {
-            let turns = reframings();
+            let turns = rotations();
             let frames: &[usize] = if slice_pair {
                 &SLICE_PAIR_FRAMES
             } else {
@@ -384,7 +406,7 @@ impl Solver {
             };
             chains
                 .iter()
-                .flat_map(|c| frames.iter().map(|&j| reframe(c, &turns[j], j)))
+                .flat_map(|c| frames.iter().map(|&j| reframe(c, &turns[j])))
                 .collect()
         } else {
             chains
@@ -438,11 +460,11 @@ impl Solver {
         )
     }
 
-    /// A stage-3 end (in one of the first six frames) turned by
+    /// A stage-3 end turned by
     /// [`z_turn`]: its E slice becomes the M slice, its marks renamed.
     fn turned(&self, c: &Chain) -> Chain {
         let z = z_turn();
-        let mut t = reframe(c, &z, c.axis / 3 % 6 + 6);
+        let mut t = reframe(c, &z);
         t.marks = self.split.rename_set(c.marks, &renaming(&z));
         t
     }
