@@ -11,8 +11,8 @@
 //! `--trace` prints each stage's roots, bounds, solutions, time and nodes
 //! (on standard error: [`solvers::cube5::Options::trace`]).
 //!
-//! Knobs (environment): BENCH5_C1 / BENCH5_C2 (stage-1 / stage-2 and -3
-//! candidates), BENCH5_L2 (node budget of one length in stages 2 to 5),
+//! Knobs (environment): BENCH5_C1 / BENCH5_C2 / BENCH5_C3 (stage-1 /
+//! stage-2 / stage-3 candidates), BENCH5_L2 (node budget of one length in stages 2 to 5),
 //! BENCH5_FALL (ms the finishes may take in all after the budget), BENCH5_FMIN (least time of one 3x3x3 finish, ms), BENCH5_G2 / BENCH5_G4 / BENCH5_G5 (nodes stages 2-3 / 4 / 5 goes on for after its first solution), BENCH5_S1 (stage 1's share of the budget, eighths), BENCH5_R3 (stage-3 roots kept), BENCH5_SETS (sets of four tredges tried per stage-3 end), BENCH5_R4
 //! (stage-4 roots kept), BENCH5_L4 (node budget of one length in stages 4 and 5),
 //! BENCH5_W4 / BENCH5_W5 (stage 4's / 5's bound weight,
@@ -70,6 +70,7 @@ fn main() {
     knobs!(
         "BENCH5_C1" => stage1_candidates: size,
         "BENCH5_C2" => stage2_candidates: size,
+        "BENCH5_C3" => stage3_candidates: size,
         "BENCH5_L2" => stage2_level_nodes: nodes,
         "BENCH5_FALL" => finish_time: Duration::from_millis,
         "BENCH5_FMIN" => finish_min: Duration::from_millis,

@@ -15,8 +15,11 @@
 //! | `last8` ([`Last8`]) | the U/D-layer tredges paired, every centre solved | 14: `U D` turns, `R2 L2 F2 B2`, `Rw2 Lw2 Fw2 Bw2` | max of the T- and X-centres' joint distance in the group (computed at load), `5x5x5-last8-edges` (exact for the eight tredges) and `5x5x5-last8-low-centres` (exact for the low wings with the U/D centres) |
 //! | `3x3x3` | solved | the 18 outer turns | the two-phase solver ([`crate::cube3`]) on the reduced cube's 3x3x3, recoloured back |
 //!
-//! Stage 3 starts from each stage-2 chain in six frames (the six orders of
-//! the axes: [`frame`]), since after stage 2 every centre is on its axis.
+//! Stage 3 starts from each stage-2 chain in three frames (one per axis
+//! taken as F-B: [`frame`]), since after stage 2 every centre is on its
+//! axis; an end whose four tredges stage 4 needs are free of the E slice
+//! rather than the M slice is turned by `z`, which stage 3's goal does not
+//! see ([`Options::slice_pair`]).
 //!
 //! Each stage starts from many of the last one's solutions at once (each a
 //! root of the engine with the moves it already took), so the chain found
@@ -60,8 +63,10 @@ pub struct Options {
     pub stage1_candidates: usize,
     /// Stage 1's share of the time budget, in eighths.
     pub stage1_share: u8,
-    /// Stage-2 and stage-3 solutions handed on.
+    /// Stage-2 solutions handed on.
     pub stage2_candidates: usize,
+    /// Stage-3 solutions handed on.
+    pub stage3_candidates: usize,
     /// Node budget of one stage-2 or stage-3 length before the next is tried.
     pub stage2_level_nodes: u64,
     /// Nodes stages 2 and 3 go on for after their first solution, whatever
@@ -124,6 +129,7 @@ impl Default for Options {
             stage1_candidates: 200,
             stage1_share: 1,
             stage2_candidates: 100,
+            stage3_candidates: 100,
             stage2_level_nodes: 2_000_000,
             split_roots: 4096,
             stage2_grace: 500_000,
@@ -396,6 +402,11 @@ impl Solver {
             clock,
             opts.trace,
         )?;
+        let policy = self.policy(
+            opts.stage3_candidates,
+            opts.stage2_level_nodes,
+            opts.stage2_grace,
+        );
         let slice_pair = opts.reframe && opts.slice_pair && opts.pair_rl;
         let chains: Vec<Chain> = if opts.reframe {
             let turns = rotations();
