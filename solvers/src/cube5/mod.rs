@@ -92,12 +92,13 @@ pub struct Options {
     /// With `pair_rl`, stage 3 keeps only the ends [`RlPair`] applies to.
     pub split_for_rl: bool,
     /// Stage 3 starts from each stage-2 chain in six frames (each order of
-    /// the three axes: [`frame`]), not only in stage 1's.
+    /// the three axes: [`frame`]), not only in stage 1's (three frames with
+    /// `slice_pair`).
     pub reframe: bool,
-    /// With `reframe`, stage 3 starts in three frames (one per axis taken
-    /// as F-B) and takes ends whose four tredges are free of the M slice or
-    /// of the E slice; the latter are turned by `z` (the frames it leaves
-    /// out search the same goals).
+    /// With `reframe`, `pair_rl` and `split_for_rl`, stage 3 starts in three
+    /// frames (one per axis taken as F-B) and takes ends whose four tredges
+    /// are free of the M slice or of the E slice; the latter are turned by
+    /// `z` (the frames it leaves out search the same goals).
     pub slice_pair: bool,
     /// Stage 5's bound is its tables' bound times `1 + weight / 8`.
     pub last_weight: u8,
@@ -158,8 +159,8 @@ impl Default for Options {
 /// the three axes to each of their six orders (the first is none), since
 /// after stage 2 every centre is on its axis, so the stages after it may take
 /// any axis as the pairing group's half-turn axis (F-B) and either other one
-/// as its quarter-turn axis for stage 4; then the rest, each as short as
-/// whole turns `x`, `y`, `z` make it.
+/// as its quarter-turn axis for stage 4; then the other eighteen, in the
+/// order of [`tablegen::cube::rotations24`].
 fn rotations() -> &'static [Vec<Move>] {
     static ROTATIONS: std::sync::OnceLock<Vec<Vec<Move>>> = std::sync::OnceLock::new();
     ROTATIONS.get_or_init(|| {
@@ -174,18 +175,12 @@ fn rotations() -> &'static [Vec<Move>] {
             vec![t(R, 1), t(F, 1)],
         ];
         let mut seen: Vec<[u8; 6]> = out.iter().map(|r| renaming(r)).collect();
-        let mut k = 0;
-        while out.len() < 24 {
-            for g in [t(R, 1), t(U, 1), t(F, 1)] {
-                let mut r = out[k].clone();
-                r.push(g);
-                let key = renaming(&r);
-                if !seen.contains(&key) {
-                    seen.push(key);
-                    out.push(r);
-                }
+        for r in tablegen::cube::rotations24() {
+            let key = renaming(&r);
+            if !seen.contains(&key) {
+                seen.push(key);
+                out.push(r);
             }
-            k += 1;
         }
         out
     })
@@ -407,7 +402,7 @@ impl Solver {
             opts.stage2_level_nodes,
             opts.stage2_grace,
         );
-        let slice_pair = opts.reframe && opts.slice_pair && opts.pair_rl;
+        let slice_pair = opts.reframe && opts.slice_pair && opts.pair_rl && opts.split_for_rl;
         let chains: Vec<Chain> = if opts.reframe {
             let turns = rotations();
             let frames: &[usize] = if slice_pair {
@@ -471,8 +466,8 @@ impl Solver {
         )
     }
 
-    /// A stage-3 end turned by
-    /// [`z_turn`]: its E slice becomes the M slice, its marks renamed.
+    /// A stage-3 end turned by [`z_turn`]: its E slice becomes the M
+    /// slice, its marks renamed.
     fn turned(&self, c: &Chain) -> Chain {
         let z = z_turn();
         let mut t = reframe(c, &z);

@@ -588,19 +588,40 @@ fn check_action(a: &Action, from: &EFourBothSpace, to: &EFourBothSpace) -> Resul
             "a symmetry moves a goal off the goals",
         ));
     }
-    let n = from.t.moves.len();
-    for r in (0..E_FOUR_BOTH_STATES).step_by(7_777_777) {
-        let s = EFourBothSpace::unrank(r);
-        let mut kids: Vec<u64> = (0..n).map(|i| image(a, from.apply(&s, i))).collect();
-        let img = EFourBothSpace::unrank(image(a, r));
-        let mut want: Vec<u64> = (0..n).map(|i| to.apply(&img, i)).collect();
-        kids.sort_unstable();
-        want.sort_unstable();
-        if kids != want {
-            return Err(ModelError::Symmetry("a symmetry does not keep the moves"));
-        }
+    let kept = keeps_moves(
+        E_FOUR_BOTH_STATES,
+        7_777_777,
+        from.t.moves.len(),
+        |r| image(a, r),
+        |r, i| from.apply(&EFourBothSpace::unrank(r), i),
+        |r, i| to.apply(&EFourBothSpace::unrank(r), i),
+    );
+    if !kept {
+        return Err(ModelError::Symmetry("a symmetry does not keep the moves"));
     }
     Ok(())
+}
+
+/// Whether a map of ranks (`image`) takes the `n` children of each sampled
+/// state (every `step`-th rank below `states`; `from(rank, move)`) to the
+/// children of its image (`to(rank, move)`), as a set: the check that a
+/// symmetry keeps a space's moves.
+fn keeps_moves(
+    states: u64,
+    step: usize,
+    n: usize,
+    image: impl Fn(u64) -> u64,
+    from: impl Fn(u64, usize) -> u64,
+    to: impl Fn(u64, usize) -> u64,
+) -> bool {
+    (0..states).step_by(step).all(|r| {
+        let mut kids: Vec<u64> = (0..n).map(|i| image(from(r, i))).collect();
+        let img = image(r);
+        let mut want: Vec<u64> = (0..n).map(|i| to(img, i)).collect();
+        kids.sort_unstable();
+        want.sort_unstable();
+        kids == want
+    })
 }
 
 /// The front-back reflection taking states of the high wings'
@@ -794,22 +815,21 @@ impl EFourRlSyms {
                 l.map(|x| a[2][x as usize]),
             )
         };
-        let n = space.moves.len();
+        let apply = |r: u64, i: usize| space.apply(&EFourSpace::unrank(r), i);
         for a in &acts {
             if image(a, space.goal()) != space.goal() {
                 return Err(ModelError::Symmetry("a rotation moves the goal"));
             }
-            for r in (0..E_FOUR_STATES).step_by(3_333_331) {
-                let mut kids: Vec<u64> = (0..n)
-                    .map(|i| image(a, space.apply(&EFourSpace::unrank(r), i)))
-                    .collect();
-                let img = EFourSpace::unrank(image(a, r));
-                let mut want: Vec<u64> = (0..n).map(|i| space.apply(&img, i)).collect();
-                kids.sort_unstable();
-                want.sort_unstable();
-                if kids != want {
-                    return Err(ModelError::Symmetry("a rotation does not keep the moves"));
-                }
+            let kept = keeps_moves(
+                E_FOUR_STATES,
+                3_333_331,
+                space.moves.len(),
+                |r| image(a, r),
+                apply,
+                apply,
+            );
+            if !kept {
+                return Err(ModelError::Symmetry("a rotation does not keep the moves"));
             }
         }
         let (class_of, reps, weights) = classes(acts.len(), |k, e| {
