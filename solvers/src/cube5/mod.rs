@@ -162,7 +162,16 @@ impl Default for Options {
 /// as its quarter-turn axis for stage 4; then the other eighteen, in the
 /// order of [`tablegen::cube::rotations24`].
 fn rotations() -> &'static [Vec<Move>] {
-    static ROTATIONS: std::sync::OnceLock<Vec<Vec<Move>>> = std::sync::OnceLock::new();
+    &rotation_table().0
+}
+
+/// The rotations and the colour renaming of each ([`renaming`]), which
+/// tells them apart.
+type RotationTable = (Vec<Vec<Move>>, Vec<[u8; 6]>);
+
+/// [`rotations`] with their renamings, made once.
+fn rotation_table() -> &'static RotationTable {
+    static ROTATIONS: std::sync::OnceLock<RotationTable> = std::sync::OnceLock::new();
     ROTATIONS.get_or_init(|| {
         use tablegen::notation::Face::{F, R, U};
         let t = crate::moves::whole_turn;
@@ -174,26 +183,26 @@ fn rotations() -> &'static [Vec<Move>] {
             vec![t(F, 1), t(R, 1)],
             vec![t(R, 1), t(F, 1)],
         ];
-        let mut seen: Vec<[u8; 6]> = out.iter().map(|r| renaming(r)).collect();
+        let mut keys: Vec<[u8; 6]> = out.iter().map(|r| renaming(r)).collect();
         for r in tablegen::cube::rotations24() {
             let key = renaming(&r);
-            if !seen.contains(&key) {
-                seen.push(key);
+            if !keys.contains(&key) {
+                keys.push(key);
                 out.push(r);
             }
         }
-        out
+        (out, keys)
     })
 }
 
 /// The index into [`rotations`] of rotation `j` followed by `turn`.
 fn compose(j: usize, turn: &[Move]) -> usize {
-    let mut r = rotations()[j].clone();
+    let (rots, keys) = rotation_table();
+    let mut r = rots[j].clone();
     r.extend_from_slice(turn);
     let key = renaming(&r);
-    rotations()
-        .iter()
-        .position(|q| renaming(q) == key)
+    keys.iter()
+        .position(|&k| k == key)
         .unwrap_or_else(|| unreachable!("the 24 rotations are all the cube's"))
 }
 
