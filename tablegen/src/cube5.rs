@@ -260,6 +260,10 @@ pub enum Reduction5 {
     WingsSplit,
     /// The high wings relative to the midges: goal, each with its own.
     MidPair,
+    /// The set of wing slots holding high wings with the midges' flips, up
+    /// to 32 symmetries ([`crate::split5::SplitEo`]): goal, the high slots,
+    /// no midge flipped (or its swapped form).
+    SplitEo,
     /// Four tredges' midges and wings of one class (high if `true`), in the
     /// pairing group: goal, paired in the E slice ([`crate::pair5::ESliceSpace`]).
     ESlice(bool),
@@ -306,6 +310,7 @@ impl Reduction5 {
             Reduction5::LrParity => "5x5x5-x-centres R,F,L,B as R/L or other with wing parity rank=colex(R/L,16c8)*2+parity goal=staged, even".into(),
             Reduction5::FbEo => "5x5x5 t- and x-centres F,B as F or B with midge orientation (Kociemba) rank=(colex(t,8c4)*70+colex(x,8c4))*2048+flips of slots 0..11 in dedge order goal=pairing-group orbit of solved".into(),
             Reduction5::WingsSplit => "5x5x5-wings slots holding high wings rank=colex(24c12) goal=the high slots".into(),
+            Reduction5::SplitEo => "5x5x5-wings slots holding high wings with the midge flips (dedge order), up to the 16 symmetries keeping the F-B axis and the swap of both wing classes with all midges flipped rank=class(colex(24c12))*2048+least flips of slots 0..10 goal=the high slots, no midge flipped".into(),
             Reduction5::MidPair => "5x5x5-tredges high wing slot -> midge slot of the same tredge rank=lehmer12 goal=identity".into(),
             Reduction5::ESlice(high) => format!("5x5x5-tredges four midges (slot order) with their {} wings rank=colex(12c4)*11880+placement goal=paired in the E slice", if high { "high" } else { "low" }),
             Reduction5::EFourBoth { high } => format!("5x5x5-tredges four midges (slot order) with their {} wings, all in the R/L layers' eight dedges, and the t- and x-centres R,L (R marked), up to the rotations none x2 y2 z2 rank=class(colex(8c4)*1680+placement)*4900+rotated(colex(t,8c4)*70+colex(x,8c4)) goal=paired in the E slice, centres together in the orbit of solved under U D R2 L2 F2 B2 Rw2 Lw2 Fw2 Bw2", if high {"high"} else {"low"}),
@@ -324,6 +329,7 @@ impl Reduction5 {
             Reduction5::FbEo => FB_EO,
             Reduction5::WingsSplit => SPLIT_SETS,
             Reduction5::MidPair => factorial(12),
+            Reduction5::SplitEo => crate::split5::SPLIT_EO_ENTRIES,
             Reduction5::ESlice(_) => crate::pair5::E_SLICE_STATES,
             Reduction5::ETriple => crate::pair5::E_TRIPLE_STATES,
             Reduction5::EFour => crate::pair5::E_FOUR_RL_ENTRIES,
@@ -479,7 +485,9 @@ pub struct WingsSplitSpace {
     pub moves: Vec<[u8; 24]>,
     /// Per move, per byte of a mask, the image of each byte value.
     byte_maps: Vec<[[u32; 256]; 3]>,
-    binom: Vec<Vec<u64>>,
+    /// Per byte of a mask and set bits below it, the byte's part of the
+    /// colex rank (`rank_parts[(byte * 13 + below) * 256 + value]`).
+    rank_parts: Vec<u32>,
     sets: Vec<u32>,
 }
 
@@ -511,9 +519,36 @@ impl WingsSplitSpace {
         Ok(WingsSplitSpace {
             moves,
             byte_maps,
-            binom: binomials(24),
+            rank_parts: {
+                let binom = binomials(24);
+                let mut t = vec![0u32; 3 * 13 * 256];
+                for byte in 0..3 {
+                    for below in 0..13 {
+                        for v in 0..256usize {
+                            let mut r = 0u64;
+                            let mut k = below;
+                            for j in 0..8 {
+                                if v >> j & 1 == 1 {
+                                    k += 1;
+                                    if k <= 24 {
+                                        r += binom[8 * byte + j][k];
+                                    }
+                                }
+                            }
+                            t[(byte * 13 + below) * 256 + v] = r as u32;
+                        }
+                    }
+                }
+                t
+            },
             sets,
         })
+    }
+
+    /// The mask of a rank (see [`WingsSplitSpace::rank`]).
+    #[inline]
+    pub fn unrank_mask(&self, rank: u64) -> u32 {
+        self.sets[rank as usize]
     }
 
     /// The mask of a wing reading (piece per slot, high pieces `0..12`).
@@ -533,15 +568,14 @@ impl WingsSplitSpace {
     }
 
     /// Colex rank of a 12-slot mask.
-    pub fn rank(&self, mut mask: u32) -> u64 {
-        let mut r = 0;
-        let mut k = 1;
-        while mask != 0 {
-            r += self.binom[mask.trailing_zeros() as usize][k];
-            k += 1;
-            mask &= mask - 1;
-        }
-        r
+    #[inline]
+    pub fn rank(&self, mask: u32) -> u64 {
+        let (b0, b1, b2) = (mask & 0xff, mask >> 8 & 0xff, mask >> 16 & 0xff);
+        let (c0, c1) = (b0.count_ones(), (b0 | b1 << 8).count_ones().min(12));
+        let t = &self.rank_parts;
+        (t[b0 as usize]
+            + t[(13 + c0.min(12) as usize) * 256 + b1 as usize]
+            + t[(26 + c1 as usize) * 256 + b2 as usize]) as u64
     }
 }
 

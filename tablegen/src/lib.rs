@@ -36,6 +36,7 @@ pub mod perm;
 pub mod progress;
 pub mod projection;
 pub mod pyraminx;
+pub mod split5;
 pub mod validate;
 
 pub use error::{ModelError, StateError};

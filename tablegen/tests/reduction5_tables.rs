@@ -353,6 +353,22 @@ fn wings_split_against_facelet_bfs() {
     assert_eq!(hist.iter().sum::<u64>(), def.expected_states);
 }
 
+/// The 12 midges by position (their facelets) and each one's reference
+/// facelet, Kociemba's: the U/D one, else the F/B one.
+fn midge_references(cube: &CubeN) -> (Vec<Vec<usize>>, Vec<usize>) {
+    use Face::*;
+    let midges = cubies(cube, is_midge);
+    assert_eq!(midges.len(), 12);
+    let reference = midges
+        .iter()
+        .map(|(_, m)| {
+            let pick = |faces: &[Face]| m.iter().copied().find(|&f| on(f, faces));
+            pick(&[U, D]).or_else(|| pick(&[F, B])).unwrap()
+        })
+        .collect();
+    (midges.into_iter().map(|(_, m)| m).collect(), reference)
+}
+
 /// The `5x5x5-fb-centres-eo` states as masks over the 8 T- and 8 X-centre
 /// facelets of F and B (set: shows F) and the 24 midge facelets (set: holds
 /// its midge's reference sticker, Kociemba's: the U/D-coloured one, else the
@@ -366,19 +382,11 @@ fn fb_eo_setup(cube: &CubeN, moves: &[Move]) -> (Masks, Vec<u64>) {
         .filter(|&i| (is_t_centre(i) || is_x_centre(i)) && on(i, &[F, B]))
         .collect();
     assert_eq!(centres.len(), 16);
-    let midges = cubies(cube, is_midge);
-    assert_eq!(midges.len(), 12);
-    let reference: Vec<usize> = midges
-        .iter()
-        .map(|(_, m)| {
-            let pick = |faces: &[Face]| m.iter().copied().find(|&f| on(f, faces));
-            pick(&[U, D]).or_else(|| pick(&[F, B])).unwrap()
-        })
-        .collect();
+    let (midges, reference) = midge_references(cube);
     let tracked: Vec<usize> = centres
         .iter()
         .copied()
-        .chain(midges.iter().flat_map(|(_, m)| m.iter().copied()))
+        .chain(midges.iter().flatten().copied())
         .collect();
     let start = mask(&tracked, |f| {
         if is_midge(f) {
@@ -1012,4 +1020,167 @@ fn e_four_rl_centres_table_against_cube555_and_facelet_bfs() {
             r = next;
         }
     }
+}
+
+/// States per depth to `depth` of `5x5x5-split-eo`'s space as facelet
+/// masks: the 48 wing facelets (set: holds a high-wing sticker,
+/// [`high_wing_facelets`]) and the 24 midge facelets (set: holds its
+/// midge's reference sticker, [`midge_references`]); a hash-set BFS under
+/// `moves` from solved and from solved with every wing in the other class
+/// and every midge flipped.
+fn split_eo_facelet_depths(moves: &[Move], depth: usize) -> Vec<u64> {
+    let cube = CubeN::new(5);
+    let tracked: Vec<usize> = (0..cube.facelets()).filter(|&i| is_wing(i)).collect();
+    let high = high_wing_facelets(&cube);
+    let (midges, reference) = midge_references(&cube);
+    let mids: Vec<usize> = midges.iter().flatten().copied().collect();
+    let w = mask(&tracked, |f| high.contains(&f));
+    let m = mask(&mids, |f| reference.contains(&f));
+    let goals = vec![(w, m), (w ^ ((1 << 48) - 1), m ^ ((1 << 24) - 1))];
+    let (wings, mids) = (
+        Masks::new(&cube, moves, &tracked),
+        Masks::new(&cube, moves, &mids),
+    );
+    bfs(goals, depth, |&(w, m), next| {
+        next.extend((0..moves.len()).map(|i| (wings.apply(i, w), mids.apply(i, m))));
+    })
+}
+
+/// `5x5x5-split-eo`'s states per depth (each entry weighted by the states
+/// it stands for) to `depth`, by a BFS over the entries the search reads,
+/// each such entry counted with the other entries of its class it stands
+/// for (the flips' images under the symmetries fixing the class's mask).
+fn split_eo_weighted_bfs(space: &tablegen::split5::SplitEo, depth: usize) -> Vec<u64> {
+    use tablegen::bfs::Space;
+    let mut seen = std::collections::HashSet::new();
+    let mut frontier = space.goals();
+    seen.extend(frontier.iter().copied());
+    let weigh = |i: u64| -> u64 {
+        let (m, e) = space.state_of(i);
+        // The distinct entries of this state's orbit within the class.
+        let images: HashSet<u16> = (0..tablegen::split5::SPLIT_EO_SYMS)
+            .filter(|&k| space.act(k, m, e).0 == m)
+            .map(|k| space.act(k, m, e).1 & 0x7ff)
+            .collect();
+        images.len() as u64 * space.weight(i)
+    };
+    let mut hist = vec![frontier.iter().map(|&i| weigh(i)).sum()];
+    while hist.len() <= depth {
+        let mut next = Vec::new();
+        for &i in &frontier {
+            space.for_each_neighbour(i, |t| {
+                if seen.insert(t) {
+                    next.push(t);
+                }
+                true
+            });
+        }
+        hist.push(next.iter().map(|&i| weigh(i)).sum());
+        frontier = next;
+    }
+    hist
+}
+
+/// `5x5x5-split-eo`'s symmetries: their class count is Burnside's (the
+/// average number of wing splits each fixes, over the 32), which is also
+/// cube555's phase-3 class count; the classes' orbits cover C(24,12); and
+/// the entries the search reads, weighted by the states they stand for,
+/// give to depth 6 the states of a hash-set BFS over facelet masks from the
+/// goal and its swapped form ([`split_eo_facelet_depths`]), which shares no code with
+/// the symmetries.
+#[test]
+fn split_eo_symmetries_against_burnside_and_facelet_bfs_to_depth_6() {
+    use tablegen::split5::{SplitEo, SPLIT_EO_CLASSES, SPLIT_EO_SYMS};
+    let def = catalog::find("5x5x5-split-eo").unwrap();
+    let SpaceDef::Reduction5 { moves, .. } = &def.space else {
+        panic!()
+    };
+    let space = SplitEo::new(moves).unwrap();
+    let masks = tablegen::perm::bit_sets(24, 12);
+    let fixed: u64 = (0..SPLIT_EO_SYMS)
+        .map(|k| masks.iter().filter(|&&m| space.act(k, m, 0).0 == m).count() as u64)
+        .sum();
+    assert_eq!(fixed % SPLIT_EO_SYMS as u64, 0);
+    assert_eq!(fixed / SPLIT_EO_SYMS as u64, SPLIT_EO_CLASSES);
+    assert_eq!(space.classes(), SPLIT_EO_CLASSES);
+    let orbits: u64 = (0..space.classes()).map(|c| space.weight(c * 2048)).sum();
+    assert_eq!(orbits, 2_704_156);
+
+    let hist = split_eo_facelet_depths(moves, 6);
+    assert_eq!(hist.len(), 7);
+    assert_eq!(split_eo_weighted_bfs(&space, 6), hist);
+}
+
+/// `5x5x5-split-eo` built, with the whole space's states per depth: each
+/// entry weighted by the states it stands for.
+fn split_eo_build() -> (catalog::TableDef, Vec<Move>, catalog::BuildOutput, Vec<u64>) {
+    let (def, moves, out) = build("5x5x5-split-eo");
+    let Built::Dense(values) = &out.data else {
+        unreachable!()
+    };
+    let space = tablegen::split5::SplitEo::new(&moves).unwrap();
+    let mut states = vec![0u64; out.histogram.len()];
+    for (i, &d) in values.iter().enumerate() {
+        states[d as usize] += space.weight(i as u64);
+    }
+    (def, moves, out, states)
+}
+
+/// `5x5x5-split-eo` whole (a BFS of 176,226,304 entries, about 25 s on two
+/// cores): every entry reached; the entries weighted by the states they
+/// stand for total C(24,12) x 2^11 (the whole space) and give, to depth 6,
+/// the facelet BFS's states; the entries per depth are the catalog's.
+#[test]
+#[ignore = "a BFS of 176,226,304 entries, 25 s on two cores: CI's sample"]
+fn split_eo_full_build() {
+    let (def, moves, out, states) = split_eo_build();
+    assert_eq!(out.states(), def.expected_states);
+    assert_eq!(Some(out.histogram.as_slice()), def.expected_histogram);
+    assert_eq!(states.iter().sum::<u64>(), 2_704_156 * 2048);
+    assert_eq!(states[..7], split_eo_facelet_depths(&moves, 6));
+}
+
+/// `5x5x5-split-eo` against a BFS of the whole space without symmetry: a
+/// dense BFS over every (split, flips) pair from the goal and its swap (5.5
+/// billion states, a byte each: 5.5 GB, minutes), whose depths per state
+/// are what the table's entries, weighted by the states each stands for,
+/// must give.
+#[test]
+#[ignore = "5.5 GB, minutes: the soak, ci/soak.sh"]
+fn soak_split_eo_against_raw_bfs() {
+    use tablegen::bfs::{dense_bfs, Space};
+    use tablegen::cube5::{MidgeEoSpace, WingsSplitSpace};
+    struct Raw {
+        split: WingsSplitSpace,
+        eo: MidgeEoSpace,
+    }
+    impl Space for Raw {
+        fn size(&self) -> u64 {
+            2_704_156 * 2048
+        }
+        fn goals(&self) -> Vec<u64> {
+            vec![
+                self.split.rank(0xfff) * 2048,
+                self.split.rank(0xff_f000) * 2048 + MidgeEoSpace::rank(0xfff),
+            ]
+        }
+        fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+            let m = self.split.unrank_mask(rank / 2048);
+            let e = MidgeEoSpace::unrank(rank % 2048);
+            for i in 0..self.eo.moves.len() {
+                let r = self.split.rank(self.split.apply(m, i)) * 2048
+                    + MidgeEoSpace::rank(self.eo.apply(e, i));
+                if !f(r) {
+                    return;
+                }
+            }
+        }
+    }
+    let (_, moves, _, states) = split_eo_build();
+    let raw = Raw {
+        split: WingsSplitSpace::new(&moves).unwrap(),
+        eo: MidgeEoSpace::new(&moves).unwrap(),
+    };
+    let r = dense_bfs(&raw, &Progress::hidden());
+    assert_eq!(r.histogram, states);
 }

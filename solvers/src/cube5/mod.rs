@@ -10,8 +10,8 @@
 //! |---|---|---|---|
 //! | `centres-ud` ([`CentreStage::ud`]) | the T- and X-centres of one colour pair on their axis (each of the three pairs, the cube turned so that it is U-D: [`in_frame`]) | the 36 outer block turns | max of `5x5x5-ud-t-stage` and `5x5x5-ud-x-stage` (exact for each orbit alone); where both are at most 5, `5x5x5-ud-stage-d5` (both orbits); `5x5x5-ud-stage-hashed` (both orbits within 7 moves up to symmetry, a lower bound) |
 //! | `sides` ([`Sides`]) | also the L/R T- and X-centres on L and R, an even wing permutation | 28: no `Rw Lw Fw Bw` quarter turns | max of `5x5x5-lr-t-stage` and `5x5x5-lr-x-parity` |
-//! | `split` ([`Split`]) | the F/B centres arranged as the pairing group reaches them, every midge oriented, every high wing in a high slot, up to an even set of tredges the search takes as flipped (one root per set; the stages after it work on the cube with those tredges recoloured: [`tablegen::cube5::Recolour`]) | 24: the outer turns and the six wide half turns | max of `5x5x5-fb-centres-eo` and `5x5x5-wings-split` |
-//! | `pair-e` ([`RlPair`]; [`EPair`] where it does not apply) | four tredges (the search's choice) paired in the E slice, the side centres in an arrangement the last group reaches | `RlPair`: 16, `R L` turns, `U2 D2 F2 B2`, the six wide half turns, from ends with four tredges free of the M slice (stage 3 keeps only those); `EPair`: 20, `U D R L` turns, `F2 B2`, the six wide half turns | `RlPair`: max of `5x5x5-side-centres`, `5x5x5-e-four-rl` and `5x5x5-e-four-rl-centres` read for the low and (through a reflection) the high wings (each exact); `EPair`: max of `5x5x5-side-centres`, `5x5x5-e-slice-high`, `5x5x5-e-slice-low` and the exact distances of the four threes of tredges (`5x5x5-e-slice-three`), weighted |
+//! | `split` ([`Split`]) | the F/B centres arranged as the pairing group reaches them, every midge oriented, every high wing in a high slot, up to an even set of tredges the search takes as flipped (one root per set; the stages after it work on the cube with those tredges recoloured: [`tablegen::cube5::Recolour`]) | 24: the outer turns and the six wide half turns | max of `5x5x5-fb-centres-eo` and `5x5x5-split-eo` (the wing split with the midges' flips, up to 32 symmetries: [`tablegen::split5::SplitEo`]) |
+//! | `pair-e` ([`RlPair`]; [`EPair`] where it does not apply) | four tredges (the search's choice) paired in the E slice, the side centres in an arrangement the last group reaches | `RlPair`: 16, `R L` turns, `U2 D2 F2 B2`, the six wide half turns, from ends with four tredges free of the M slice (stage 3 keeps only those); `EPair`: 20, `U D R L` turns, `F2 B2`, the six wide half turns | `RlPair`: max of `5x5x5-side-centres`, `5x5x5-e-four-rl` and `5x5x5-e-four-rl-centres` read for the low and (through a reflection) the high wings (each exact); `EPair`: max of `5x5x5-side-centres`, `5x5x5-e-slice-high` and `5x5x5-e-slice-low`, weighted |
 //! | `last8` ([`Last8`]) | the U/D-layer tredges paired, every centre solved | 14: `U D` turns, `R2 L2 F2 B2`, `Rw2 Lw2 Fw2 Bw2` | max of the T- and X-centres' joint distance in the group (computed at load), `5x5x5-last8-edges` (exact for the eight tredges) and `5x5x5-last8-low-centres` (exact for the low wings with the U/D centres) |
 //! | `3x3x3` | solved | the 18 outer turns | the two-phase solver ([`crate::cube3`]) on the reduced cube's 3x3x3, recoloured back |
 //!
@@ -130,7 +130,7 @@ impl Default for Options {
             stage1_candidates: 200,
             stage1_share: 1,
             stage2_candidates: 100,
-            stage3_candidates: 100,
+            stage3_candidates: 300,
             stage2_level_nodes: 2_000_000,
             split_roots: 4096,
             stage2_grace: 500_000,

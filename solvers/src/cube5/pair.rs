@@ -5,23 +5,21 @@
 //! reaches. Which four tredges is the solver's choice: every set of four is
 //! a root of the search, the best few by bound kept.
 
-use crate::search::{allowed, next_distance, Stage};
-use crate::tables::{nibble, Nibbles, TableError, Trits};
+use crate::search::{allowed, Stage};
+use crate::tables::{nibble, Nibbles, TableError};
 use crate::SolveError;
 use std::path::Path;
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::cube4::pairing_moves;
 use tablegen::cube5::{self, Tredges};
 use tablegen::notation::Move;
-use tablegen::pair5::{last8_moves, ESliceSpace, ETripleSpace, SidesSpace};
+use tablegen::pair5::{last8_moves, ESliceSpace, SidesSpace};
 
 /// Stage 4's tables: four midges with their high wings, and with their low
-/// wings, paired in the E slice; three tredges (midges and both wings)
-/// paired there; the side centres.
-pub const IDS: [&str; 4] = [
+/// wings, paired in the E slice; the side centres.
+pub const IDS: [&str; 3] = [
     "5x5x5-e-slice-high",
     "5x5x5-e-slice-low",
-    "5x5x5-e-slice-three",
     "5x5x5-side-centres",
 ];
 
@@ -33,16 +31,14 @@ pub struct NE {
     sides: u32,
     mids: [u8; 4],
     wings: [[u8; 4]; 2],
-    /// Exact distance of each three (the four less one) in
-    /// `5x5x5-e-slice-three`.
-    d3: [u8; 4],
     h: u8,
 }
 
 /// Stage 4 on the engine (see the module documentation). Bound: the largest
 /// of the side centres' distance (`5x5x5-side-centres`: the U/D centres are
-/// free in the last group), the two E-slice tables and the exact distances
-/// of the four threes of tredges.
+/// free in the last group) and the two E-slice tables. It serves the ends
+/// stage 4's smaller group ([`super::RlPair`]) does not take, which stage 3
+/// leaves only where it finds no other within twice the budget.
 pub struct EPair {
     /// The 20 moves of the pairing group.
     pub moves: Vec<Move>,
@@ -52,8 +48,6 @@ pub struct EPair {
     sides_tab: Nibbles,
     spaces: [ESliceSpace; 2],
     tabs: [Nibbles; 2],
-    three: ETripleSpace,
-    three_tab: Trits,
 }
 
 /// Per tredge of a state stage 3 left, the slots (dedge numbering) of its
@@ -101,8 +95,8 @@ impl EPair {
         }
         let last = last8_moves();
         Ok(EPair {
-            sides: SidesSpace::new(&moves, &last).map_err(|e| TableError::model(IDS[3], e))?,
-            sides_tab: Nibbles::load(IDS[3], dir, quiet)?,
+            sides: SidesSpace::new(&moves, &last).map_err(|e| TableError::model(IDS[2], e))?,
+            sides_tab: Nibbles::load(IDS[2], dir, quiet)?,
             spaces: [
                 ESliceSpace::new(true, &moves).map_err(|e| TableError::model(IDS[0], e))?,
                 ESliceSpace::new(false, &moves).map_err(|e| TableError::model(IDS[1], e))?,
@@ -111,8 +105,6 @@ impl EPair {
                 Nibbles::load(IDS[0], dir, quiet)?,
                 Nibbles::load(IDS[1], dir, quiet)?,
             ],
-            three: ETripleSpace::new(&moves).map_err(|e| TableError::model(IDS[2], e))?,
-            three_tab: Trits::load_trits(IDS[2], dir, quiet)?,
             tredges: Tredges::new(),
             moves,
         })
@@ -124,7 +116,6 @@ impl EPair {
             .iter()
             .map(|t| t.bytes().len() as u64)
             .sum::<u64>()
-            + self.three_tab.bytes().len() as u64
             + self.sides_tab.bytes().len() as u64
     }
 
@@ -134,39 +125,6 @@ impl EPair {
             u64::MAX => u8::MAX,
             r => nibble(self.sides_tab.bytes(), r as usize) as u8,
         }
-    }
-
-    /// Rank in `5x5x5-e-slice-three` of the four less the `skip`-th.
-    #[inline]
-    fn three_rank(mids: &[u8; 4], wings: &[[u8; 4]; 2], skip: usize) -> u64 {
-        let pick = |a: &[u8; 4]| {
-            let mut o = [0u8; 3];
-            let mut k = 0;
-            for (i, &x) in a.iter().enumerate() {
-                if i != skip {
-                    o[k] = x;
-                    k += 1;
-                }
-            }
-            o
-        };
-        ETripleSpace::index(pick(mids), pick(&wings[0]), pick(&wings[1]))
-    }
-
-    /// Exact distance of a three: a walk downhill in its mod-3 table.
-    fn three_distance(&self, rank: u64) -> Result<u8, SolveError> {
-        let t = self.three_tab.bytes();
-        let goals = self.three.goal_ranks();
-        let path = crate::walk_downhill_mod3(
-            ETripleSpace::unrank(rank),
-            self.moves.len(),
-            30,
-            |s| goals.contains(&ETripleSpace::rank(s)),
-            |s| tablefmt::trit(t, ETripleSpace::rank(s) as usize),
-            |s, i| ETripleSpace::unrank(self.three.apply(s, i)),
-        )
-        .map_err(|e| SolveError::Internal(format!("{}: {e}", IDS[2])))?;
-        Ok(path.len() as u8)
     }
 
     /// The nodes of a 5x5x5 state that stage 3 left (fixed centres home),
@@ -197,7 +155,6 @@ impl EPair {
                     sides,
                     mids: [0; 4],
                     wings: [[0; 4]; 2],
-                    d3: [0; 4],
                     h: 0,
                 };
                 let mut k = 0;
@@ -209,20 +166,10 @@ impl EPair {
                         k += 1;
                     }
                 }
-                n.h = self.bound(&n);
+                n.h = super::Last8::weighted(self.bound(&n), weight);
                 n
             })
             .collect();
-        // The exact threes only for the sets kept: first by the cheap bound,
-        // then by the whole one.
-        out.sort_by_key(|n| n.h);
-        out.truncate((4 * keep).max(1));
-        for n in out.iter_mut() {
-            for k in 0..4 {
-                n.d3[k] = self.three_distance(Self::three_rank(&n.mids, &n.wings, k))?;
-            }
-            n.h = super::Last8::weighted(self.bound(n), weight);
-        }
         out.sort_by_key(|n| n.h);
         out.truncate(keep.max(1));
         Ok(out)
@@ -234,7 +181,7 @@ impl EPair {
             let r = ESliceSpace::index(&n.mids, &n.wings[k]) as usize;
             h = h.max(nibble(self.tabs[k].bytes(), r) as u8);
         }
-        h.max(n.d3.into_iter().max().unwrap_or(0))
+        h
     }
 
     /// The bound of a node.
@@ -272,24 +219,6 @@ impl EPair {
         let left = left - 1;
         let prev = prev.map(|i| self.moves[i]);
         let mut dropped = 0;
-        // Two passes: the small tables first (side centres, the E-slice
-        // tables); the survivors' four entries in the big three-tredge table
-        // are prefetched together so that their cache misses overlap, then
-        // read.
-        let mut kids = [(
-            0usize,
-            NE {
-                sides: 0,
-                mids: [0; 4],
-                wings: [[0; 4]; 2],
-                d3: [0; 4],
-                h: 0,
-            },
-            0u8,
-            [0usize; 4],
-        ); 20];
-        let mut k = 0;
-        let t = self.three_tab.bytes();
         for (i, &m) in self.moves.iter().enumerate() {
             if !allowed(prev, m) {
                 continue;
@@ -302,14 +231,13 @@ impl EPair {
             }
             let (wm, mm) = &self.spaces[0].moves[i];
             let lm = &self.spaces[1].moves[i].0;
-            let c = NE {
+            let mut c = NE {
                 sides,
                 mids: n.mids.map(|x| mm[x as usize]),
                 wings: [
                     n.wings[0].map(|x| wm[x as usize]),
                     n.wings[1].map(|x| lm[x as usize]),
                 ],
-                d3: [0; 4],
                 h: 0,
             };
             let mut h = ds;
@@ -317,34 +245,7 @@ impl EPair {
                 let r = ESliceSpace::index(&c.mids, &c.wings[w]) as usize;
                 h = h.max(nibble(self.tabs[w].bytes(), r) as u8);
             }
-            if h as usize > left {
-                dropped += 1;
-                continue;
-            }
-            let r: [usize; 4] =
-                std::array::from_fn(|j| Self::three_rank(&c.mids, &c.wings, j) as usize);
-            for &x in &r {
-                crate::tables::prefetch(t, x / 5);
-            }
-            kids[k] = (i, c, h, r);
-            k += 1;
-        }
-        for &(i, mut c, h, r) in &kids[..k] {
-            let mut far = false;
-            let mut hmax = h;
-            for (j, &rank) in r.iter().enumerate() {
-                c.d3[j] = next_distance(n.d3[j], tablefmt::trit(t, rank));
-                hmax = hmax.max(c.d3[j]);
-                if c.d3[j] as usize > left {
-                    far = true;
-                    break;
-                }
-            }
-            if far {
-                dropped += 1;
-                continue;
-            }
-            c.h = super::Last8::weighted(hmax, weight);
+            c.h = super::Last8::weighted(h, weight);
             if c.h as usize > left {
                 dropped += 1;
                 continue;

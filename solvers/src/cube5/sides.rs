@@ -15,6 +15,7 @@ use tablegen::cube5::{
 };
 use tablegen::notation::{Face, Move};
 use tablegen::projection::{self, FaceletMaskSpace};
+use tablegen::split5::SplitEo;
 
 /// What makes a [`TwoTables`] stage: its node, read off a state, moved by
 /// the stage's moves, and its ranks in the stage's two tables.
@@ -68,7 +69,8 @@ pub type Sides = TwoTables<SidesParts>;
 /// every midge oriented, every high wing in a high slot; the 24 moves that
 /// keep every centre on its axis (the 18 outer turns, the six wide half
 /// turns), which keep the wing parity. Bound: the larger of
-/// `5x5x5-fb-centres-eo` and `5x5x5-wings-split`.
+/// `5x5x5-fb-centres-eo` and `5x5x5-split-eo` (the wing split with the
+/// midges' flips, up to symmetry: [`SplitEo`]).
 ///
 /// Which tredges end flipped is the search's choice: a state has a root for
 /// each of the 2,048 even sets of tredges, the set recoloured ([`Recolour`]:
@@ -80,7 +82,7 @@ pub type Split = TwoTables<SplitParts>;
 pub const SIDES_IDS: [&str; 2] = ["5x5x5-lr-t-stage", "5x5x5-lr-x-parity"];
 
 /// Stage 3's tables.
-pub const SPLIT_IDS: [&str; 2] = ["5x5x5-fb-centres-eo", "5x5x5-wings-split"];
+pub const SPLIT_IDS: [&str; 2] = ["5x5x5-fb-centres-eo", "5x5x5-split-eo"];
 
 impl<P: Parts> TwoTables<P> {
     /// Loads (or builds) the tables `ids`, whose move set must be `moves`.
@@ -288,7 +290,7 @@ impl Parts for SidesParts {
 /// slots of the high wings.
 pub struct SplitParts {
     fb: FbEoSpace,
-    split: WingsSplitSpace,
+    split: SplitEo,
     recolour: Recolour,
     /// The even sets of tredges, fewest first: among roots of one bound
     /// the first kept are those whose real midges end least flipped.
@@ -308,7 +310,7 @@ impl Split {
         let moves = catalog::axis_moves();
         let parts = SplitParts {
             fb: FbEoSpace::new(&moves).map_err(|e| TableError::model(SPLIT_IDS[0], e))?,
-            split: WingsSplitSpace::new(&moves).map_err(|e| TableError::model(SPLIT_IDS[1], e))?,
+            split: SplitEo::new(&moves).map_err(|e| TableError::model(SPLIT_IDS[1], e))?,
             recolour: Recolour::new(),
             sets: {
                 let mut v: Vec<u16> = (0u16..1 << 12)
@@ -344,15 +346,15 @@ impl Parts for SplitParts {
         (
             self.fb.t.apply(t, i),
             self.fb.x.apply(x, i),
-            self.fb.eo.apply(eo, i),
-            self.split.apply(wings, i),
+            self.split.eo_move(eo, i),
+            self.split.split.apply(wings, i),
         )
     }
 
     fn ranks(&self, &(t, x, eo, wings): &Self::Node) -> [usize; 2] {
         [
             self.fb.rank(t, x, eo) as usize,
-            self.split.rank(wings) as usize,
+            self.split.index(wings, eo) as usize,
         ]
     }
 

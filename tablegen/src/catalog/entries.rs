@@ -528,6 +528,22 @@ pub fn catalog() -> Vec<TableDef> {
             source: "70^2 R/L x 432 F/B arrangements",
         },
         TableDef {
+            id: "5x5x5-split-eo",
+            puzzle: "5x5x5",
+            summary: "5x5x5 high wings in the high slots with every midge oriented, up to 16 symmetries and the class swap; centres on their axes",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::SplitEo,
+                moves: axis_moves(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: crate::split5::SPLIT_EO_ENTRIES,
+            expected_histogram: Some(&[
+                1, 1, 5, 38, 308, 3_216, 34_162, 315_492, 2_416_258, 13_698_067, 47_646_663,
+                74_936_949, 34_414_060, 2_741_214, 19_835, 35,
+            ]),
+            source: "86,048 split classes (Burnside; cube555's phase-3 count) x 2^11",
+        },
+        TableDef {
             id: "5x5x5-e-slice-three",
             puzzle: "5x5x5",
             summary: "5x5x5 three tredges (midges, high and low wings) paired in the E slice, in <U,D,R,L,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2> (distance mod 3)",

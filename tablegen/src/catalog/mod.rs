@@ -358,6 +358,18 @@ pub fn build_with(
                 dense(cube5::WingsSplitSpace::new(moves)?, engine, progress)
             }
             cube5::Reduction5::MidPair => dense(cube5::MidPairSpace::new(moves)?, engine, progress),
+            cube5::Reduction5::SplitEo => {
+                if !matches!(engine, Engine::InMemory) {
+                    return Err(BuildError::InMemoryOnly(def.id));
+                }
+                let (entries, histogram, expansions) =
+                    crate::split5::build_split_eo(moves, progress)?;
+                Ok(Some(BuildOutput {
+                    data: Built::Dense(entries),
+                    histogram,
+                    expansions,
+                }))
+            }
             cube5::Reduction5::ESlice(high) => dense(
                 crate::pair5::ESliceSpace::new(high, moves)?,
                 engine,
