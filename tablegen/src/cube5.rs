@@ -488,7 +488,8 @@ pub struct WingsSplitSpace {
     /// Per byte of a mask and set bits below it, the byte's part of the
     /// colex rank (`rank_parts[(byte * 13 + below) * 256 + value]`).
     rank_parts: Vec<u32>,
-    sets: Vec<u32>,
+    /// The masks by rank, made on first use (a solver only ranks).
+    sets: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl WingsSplitSpace {
@@ -515,7 +516,6 @@ impl WingsSplitSpace {
                 })
             })
             .collect();
-        let sets = crate::perm::bit_sets(24, 12);
         Ok(WingsSplitSpace {
             moves,
             byte_maps,
@@ -541,14 +541,14 @@ impl WingsSplitSpace {
                 }
                 t
             },
-            sets,
+            sets: std::sync::OnceLock::new(),
         })
     }
 
     /// The mask of a rank (see [`WingsSplitSpace::rank`]).
     #[inline]
     pub fn unrank_mask(&self, rank: u64) -> u32 {
-        self.sets[rank as usize]
+        self.sets.get_or_init(|| crate::perm::bit_sets(24, 12))[rank as usize]
     }
 
     /// The mask of a wing reading (piece per slot, high pieces `0..12`).
@@ -587,7 +587,7 @@ impl Space for WingsSplitSpace {
         vec![self.rank(0xfff)]
     }
     fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
-        let m = self.sets[rank as usize];
+        let m = self.unrank_mask(rank);
         for i in 0..self.moves.len() {
             if !f(self.rank(self.apply(m, i))) {
                 return;

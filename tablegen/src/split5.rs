@@ -31,7 +31,7 @@
 
 use crate::bfs::{DenseResult, Space};
 use crate::cube::CubeN;
-use crate::cube5::{part4, MidgeEoSpace, Tredges, WingsSplitSpace, SPLIT_SETS};
+use crate::cube5::{part4, MidgeEoSpace, Tredges, WingsSplitSpace};
 use crate::notation::Move;
 use crate::ModelError;
 
@@ -40,6 +40,9 @@ pub const SPLIT_EO_SYMS: usize = 32;
 
 /// Classes of wing splits under the 32 symmetries.
 pub const SPLIT_EO_CLASSES: u64 = 86_048;
+
+/// C(23, 12): the splits without slot 23, the first of the colex order.
+const LOW_SETS: u64 = 1_352_078;
 
 /// Entries of `5x5x5-split-eo`: classes x 2^11 flips.
 pub const SPLIT_EO_ENTRIES: u64 = SPLIT_EO_CLASSES * 2048;
@@ -158,6 +161,24 @@ fn fb_symmetries() -> Result<Vec<Act>, ModelError> {
     Ok(out)
 }
 
+/// A state of the split and flips for the symmetries' checks: twelve of the
+/// 24 wing slots and the flips picked by a mix of `j` (splitmix64).
+fn sample(j: u64) -> (u32, u16) {
+    let mut x = j.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut next = || {
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let z = (x ^ x >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        let z = (z ^ z >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ z >> 31
+    };
+    let mut slots: [u8; 24] = std::array::from_fn(|s| s as u8);
+    for i in (1..24).rev() {
+        slots.swap(i, (next() % (i as u64 + 1)) as usize);
+    }
+    let mask = slots[..12].iter().fold(0u32, |m, &s| m | 1 << s);
+    (mask, MidgeEoSpace::unrank(next() % 2048))
+}
+
 /// The wing split with the midge flips up to [`SPLIT_EO_SYMS`] symmetries,
 /// and its moves: the ranked space of `5x5x5-split-eo`.
 pub struct SplitEo {
@@ -169,8 +190,10 @@ pub struct SplitEo {
     mask_acts: Vec<([[u32; 256]; 3], u32)>,
     /// Per symmetry, the flips' image (`eo_acts[k * 4096 + mask]`).
     eo_acts: Vec<u16>,
-    /// Per rank of a split: its class and a symmetry taking it to the
-    /// class's least mask (`class << 5 | k`).
+    /// Per rank of a split without slot 23 (the first C(23,12) ranks): its
+    /// class and a symmetry taking it to the class's least mask (`class << 5
+    /// | k`). A split with slot 23 is read as its swap (the complement, the
+    /// flips all turned), one of the symmetries.
     class_of: Vec<u32>,
     /// Per class: its least mask.
     pub reps: Vec<u32>,
@@ -213,9 +236,8 @@ impl SplitEo {
             }
             // Each move's image under the symmetry is a move: the children's
             // images are the image's children, on a sample of states.
-            let sets = &split;
-            let kept = (0..SPLIT_SETS * 2048).step_by(77_777_777).all(|r| {
-                let (m, e) = (sets.unrank_mask(r / 2048), MidgeEoSpace::unrank(r % 2048));
+            let kept = (0..64u64).all(|j| {
+                let (m, e) = sample(j);
                 let mut kids: Vec<(u32, u16)> = (0..n)
                     .map(|i| {
                         (
@@ -251,26 +273,35 @@ impl SplitEo {
                     .ok_or(ModelError::Symmetry("the symmetries are not a group"))
             })
             .collect::<Result<_, _>>()?;
-        let mut class_of = vec![u32::MAX; SPLIT_SETS as usize];
+        let mut class_of = vec![u32::MAX; LOW_SETS as usize];
         let mut reps = Vec::new();
         let mut stabs = Vec::new();
-        for r in 0..SPLIT_SETS {
+        // Masks of 12 bits in increasing order are in rank (colex) order.
+        let mut m: u32 = 0xfff;
+        for r in 0..LOW_SETS {
+            if r > 0 {
+                let low = m & m.wrapping_neg();
+                let ripple = m + low;
+                m = ripple | (((m ^ ripple) >> 2) / low);
+            }
             if class_of[r as usize] != u32::MAX {
                 continue;
             }
-            let m = split.unrank_mask(r);
             let c = reps.len() as u32;
             reps.push(m);
             let mut stab = 0u32;
-            for (k, &inv) in inverse.iter().enumerate() {
+            // The least `k` taking the least mask to each image is written
+            // last (stores only: this loop is the classes' whole cost, and
+            // a read of each image's entry first would wait on memory).
+            for (k, &inv) in inverse.iter().enumerate().rev() {
                 let f = image(k, m);
                 if f == m {
                     stab |= 1 << k;
                 }
-                let slot = &mut class_of[split.rank(f) as usize];
-                if *slot == u32::MAX {
-                    // `k` takes the least mask to `f`: its inverse takes `f` back.
-                    *slot = c << 5 | inv as u32;
+                // `k` takes the least mask to `f`: its inverse takes `f`
+                // back. (The image's swap, also an image, holds slot 23.)
+                if f >> 23 == 0 {
+                    class_of[split.rank(f) as usize] = c << 5 | inv as u32;
                 }
             }
             stabs.push(stab);
@@ -306,6 +337,11 @@ impl SplitEo {
     /// the midges' flips (bit `s`: the midge in slot `s` is flipped).
     #[inline]
     pub fn index(&self, mask: u32, eo: u16) -> u64 {
+        let (mask, eo) = if mask >> 23 == 0 {
+            (mask, eo)
+        } else {
+            (!mask & 0xff_ffff, eo ^ 0xfff)
+        };
         let k = self.class_of[self.split.rank(mask) as usize];
         let class = (k >> 5) as usize;
         let first = self.eo_acts[(k as usize & 31) * 4096 + eo as usize];
@@ -406,6 +442,7 @@ pub fn build_split_eo(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cube5::SPLIT_SETS;
 
     /// The byte-table colex rank of a split is the rank of its mask.
     #[test]
