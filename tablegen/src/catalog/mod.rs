@@ -305,6 +305,24 @@ fn dense<S: Space + Send + 'static>(
     })
 }
 
+/// A table whose own builder runs in memory only (its entries, histogram
+/// and expansions); refused on another engine.
+fn in_memory(
+    def: &TableDef,
+    engine: &Engine,
+    build: impl FnOnce() -> Result<(Vec<u8>, Vec<u64>, u64), crate::ModelError>,
+) -> Result<Option<BuildOutput>, BuildError> {
+    if !matches!(engine, Engine::InMemory) {
+        return Err(BuildError::InMemoryOnly(def.id));
+    }
+    let (entries, histogram, expansions) = build()?;
+    Ok(Some(BuildOutput {
+        data: Built::Dense(entries),
+        histogram,
+        expansions,
+    }))
+}
+
 /// Runs the BFS of a table in memory.
 pub fn build(def: &TableDef, progress: &Progress) -> Result<BuildOutput, BuildError> {
     build_with(def, &Engine::InMemory, progress)?.ok_or(BuildError::NothingBuilt)
@@ -358,18 +376,9 @@ pub fn build_with(
                 dense(cube5::WingsSplitSpace::new(moves)?, engine, progress)
             }
             cube5::Reduction5::MidPair => dense(cube5::MidPairSpace::new(moves)?, engine, progress),
-            cube5::Reduction5::SplitEo => {
-                if !matches!(engine, Engine::InMemory) {
-                    return Err(BuildError::InMemoryOnly(def.id));
-                }
-                let (entries, histogram, expansions) =
-                    crate::split5::build_split_eo(moves, progress)?;
-                Ok(Some(BuildOutput {
-                    data: Built::Dense(entries),
-                    histogram,
-                    expansions,
-                }))
-            }
+            cube5::Reduction5::SplitEo => in_memory(def, engine, || {
+                crate::split5::build_split_eo(moves, progress)
+            }),
             cube5::Reduction5::ESlice(high) => dense(
                 crate::pair5::ESliceSpace::new(high, moves)?,
                 engine,
@@ -383,30 +392,12 @@ pub fn build_with(
             cube5::Reduction5::ETriple => {
                 dense(crate::pair5::ETripleSpace::new(moves)?, engine, progress)
             }
-            cube5::Reduction5::EFour => {
-                if !matches!(engine, Engine::InMemory) {
-                    return Err(BuildError::InMemoryOnly(def.id));
-                }
-                let (entries, histogram, expansions) =
-                    crate::pair5::build_e_four_rl(moves, progress)?;
-                Ok(Some(BuildOutput {
-                    data: Built::Dense(entries),
-                    histogram,
-                    expansions,
-                }))
-            }
-            cube5::Reduction5::EFourBoth { high } => {
-                if !matches!(engine, Engine::InMemory) {
-                    return Err(BuildError::InMemoryOnly(def.id));
-                }
-                let (entries, histogram, expansions) =
-                    crate::pair5::build_e_four_both(high, moves, progress)?;
-                Ok(Some(BuildOutput {
-                    data: Built::Dense(entries),
-                    histogram,
-                    expansions,
-                }))
-            }
+            cube5::Reduction5::EFour => in_memory(def, engine, || {
+                crate::pair5::build_e_four_rl(moves, progress)
+            }),
+            cube5::Reduction5::EFourBoth { high } => in_memory(def, engine, || {
+                crate::pair5::build_e_four_both(high, moves, progress)
+            }),
             cube5::Reduction5::Last8 => {
                 dense(crate::pair5::Last8Space::new(moves)?, engine, progress)
             }
