@@ -149,6 +149,31 @@ impl Tredges {
         Ok(self.wings.slot_perm(&CubeN::new(4), move4(m)?))
     }
 
+    /// Where the piece of each wing slot goes when the cube is conjugated by
+    /// a symmetry given as its facelet permutation (`perm`, as
+    /// [`CubeN::symmetry`] makes it; a reflection where `mirror`): the
+    /// symmetry's own slot permutation. A reflected wing shows its colours
+    /// in the other hand, so it reads as the other wing of its edge.
+    pub fn wing_images(&self, perm: &[u16], mirror: bool) -> Result<[u8; 24], ModelError> {
+        let solved = CubeN::new(5).solved();
+        let mapped: Vec<u8> = perm.iter().map(|&k| solved[k as usize]).collect();
+        let wings = self
+            .wings
+            .read(&part4(&mapped))
+            .map_err(|_| ModelError::Symmetry("a symmetry's wings"))?;
+        // The wing in slot `j` shows the colours of piece `p`: it came from
+        // slot `p` (or, reflected, from the other wing of `p`'s edge).
+        let mut to = [u8::MAX; 24];
+        for (j, &p) in wings.iter().enumerate() {
+            let from = if mirror { (p + 12) % 24 } else { p };
+            to[from as usize] = j as u8;
+        }
+        if to.contains(&u8::MAX) {
+            return Err(ModelError::Symmetry("a symmetry's wing slots"));
+        }
+        Ok(to)
+    }
+
     /// Under a move of the pairing group (or of a group in it): the images
     /// of the high slots and of the low slots, each within its class
     /// (0..12), and of the midge slots; an error if the move mixes the wing

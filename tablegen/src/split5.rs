@@ -31,7 +31,7 @@
 
 use crate::bfs::{DenseResult, Space};
 use crate::cube::CubeN;
-use crate::cube5::{part4, MidgeEoSpace, Tredges, WingsSplitSpace};
+use crate::cube5::{MidgeEoSpace, Tredges, WingsSplitSpace};
 use crate::notation::Move;
 use crate::ModelError;
 
@@ -101,24 +101,7 @@ impl Act {
 /// linear map of positions (see [`CubeN::symmetry`]): where the piece of
 /// each slot goes when the cube is conjugated by it.
 fn geometric_act(map: impl Fn([i32; 3]) -> [i32; 3], mirror: bool) -> Result<Act, ModelError> {
-    let c5 = CubeN::new(5);
-    let perm = c5.symmetry(map);
-    let s: Vec<u8> = perm.iter().map(|&k| c5.solved()[k as usize]).collect();
-    let wings = Tredges::new()
-        .wings
-        .read(&part4(&s))
-        .map_err(|_| ModelError::Symmetry("a symmetry's wings"))?;
-    // The wing in slot `j` shows the colours of piece `p`: it came from
-    // slot `p`, or, reflected, from the other wing of `p`'s edge (a
-    // reflected wing reads as the other hand).
-    let mut to = [u8::MAX; 24];
-    for (j, &p) in wings.iter().enumerate() {
-        let from = if mirror { (p + 12) % 24 } else { p };
-        to[from as usize] = j as u8;
-    }
-    if to.contains(&u8::MAX) {
-        return Err(ModelError::Symmetry("a symmetry's wing slots"));
-    }
+    let to = Tredges::new().wing_images(&CubeN::new(5).symmetry(map), mirror)?;
     // Midge slot `e` lies between wing slots `e` and `12 + e`.
     let mids = std::array::from_fn(|e| to[e] % 12);
     let high = Act {

@@ -511,19 +511,8 @@ fn sym_action(
     // which wing goes with which midge, all the state says of them). A
     // reflected wing reads as the other kind of its dedge. A midge goes
     // where the high wing of its dedge goes.
-    let s = mapped(&c5.solved());
-    let tr = Tredges::new();
     let (slots, of) = rl_slots();
-    let wings = tr
-        .wings
-        .read(&crate::cube5::part4(&s))
-        .map_err(|_| bad("a symmetry's wings"))?;
-    // The piece in slot `j` came from slot `p`: `p` goes to `j`.
-    let mut wing_to = [0u8; 24];
-    for (j, &p) in wings.iter().enumerate() {
-        let from = if mirror { (p + 12) % 24 } else { p };
-        wing_to[from as usize] = j as u8;
-    }
+    let wing_to = Tredges::new().wing_images(perm, mirror)?;
     let (from, to) = match (high, mirror) {
         (true, false) => (0, 0),
         (false, false) => (12, 12),
