@@ -87,10 +87,17 @@ pub struct SortedSlice {
     pub moves: Vec<u16>,
     /// `conj[x * 16 + s]`: sorted slice of `conj16(x, s)`.
     pub conj: Vec<u16>,
-    /// Per raw value `sorted slice * 2048 + flip`: `class << 4 | s` with
-    /// `conj16(value, s)` its class representative (97 MB read at random:
-    /// on 2 MB pages where the system gives them).
-    pub classify: tablefmt::HugeU32,
+    /// `ss_class[x]`: `c << 4 | s` with `conj16(x, s)` the smallest sorted
+    /// slice of `x`'s orbit, sorted-slice class `c` (788 classes).
+    pub ss_class: Vec<u32>,
+    /// `inner[c * 2048 + f]`: `class << 4 | s` with `conj16(v, s)` the class
+    /// representative of the value `v` of sorted slice `ss_rep[c]` and flip
+    /// `f` (`s` fixes that sorted slice). 6.4 MB in place of a 97 MB table of
+    /// every raw value: a value is classified by two lookups that stay in
+    /// the caches.
+    pub inner: Vec<u32>,
+    /// The smallest sorted slice of each sorted-slice class.
+    pub ss_rep: Vec<u16>,
     /// Representative of each class.
     pub rep: Vec<u32>,
     /// Per class, the symmetries (bit `s`) that fix its representative.
@@ -105,11 +112,31 @@ impl SortedSlice {
         self.conj[sslice * N_SYM16 + s] as usize * N_FLIP + f as usize
     }
 
+    /// `class << 4 | s`: the class of the value `(flip, sorted slice)` and
+    /// a symmetry `s` with `conj16(value, s)` its representative.
+    #[inline]
+    pub fn class_sym(&self, k: &Sym16, flip: usize, sslice: usize) -> usize {
+        let c1 = self.ss_class[sslice] as usize;
+        let s1 = c1 & 15;
+        let f = k.flip_conj[flip * N_SYM16 + s1] ^ k.flip_mask[sslice / 24 * N_SYM16 + s1];
+        let cs = self.inner[(c1 >> 4) * N_FLIP + f as usize] as usize;
+        cs & !15 | k.then[s1 * N_SYM16 + (cs & 15)] as usize
+    }
+
+    /// The cache lines [`SortedSlice::class_sym`] reads last.
+    #[inline]
+    pub fn inner_line(&self, k: &Sym16, flip: usize, sslice: usize) -> usize {
+        let c1 = self.ss_class[sslice] as usize;
+        let s1 = c1 & 15;
+        let f = k.flip_conj[flip * N_SYM16 + s1] ^ k.flip_mask[sslice / 24 * N_SYM16 + s1];
+        (c1 >> 4) * N_FLIP + f as usize
+    }
+
     /// Entry of `(flip, sorted slice, twist)` in the flip-sorted-slice x
     /// twist table.
     #[inline]
     pub fn index(&self, k: &Sym16, flip: usize, sslice: usize, twist: usize) -> usize {
-        let cs = self.classify.as_slice()[sslice * N_FLIP + flip] as usize;
+        let cs = self.class_sym(k, flip, sslice);
         (cs >> 4) * N_TWIST + k.twist_conj[twist * N_SYM16 + (cs & 15)] as usize
     }
 
@@ -124,8 +151,13 @@ impl SortedSlice {
     }
 }
 
-/// The flip-sorted-slice classes, built once (a second or two on two
-/// threads; 120 MB).
+/// The flip-sorted-slice classes, built once (a few hundredths of a
+/// second; 7 MB).
+///
+/// A class's representative is its smallest value (`sorted slice * 2048 +
+/// flip`), so its sorted slice is the smallest of that sorted slice's
+/// orbit: the classes are found sorted slice class by sorted slice class,
+/// each under the symmetries that fix its smallest sorted slice.
 pub fn sorted_slice() -> &'static SortedSlice {
     static T: OnceLock<SortedSlice> = OnceLock::new();
     T.get_or_init(|| {
@@ -137,54 +169,61 @@ pub fn sorted_slice() -> &'static SortedSlice {
             moves_t.extend(moves().iter().map(|m| slice_sorted(&c.multiply(m))));
             conj.extend((0..N_SYM16).map(|s| slice_sorted(&conj16(&c, s))));
         }
-        let mut min = tablefmt::HugeU32::zeroed(N_FLIPSSLICE).expect("memory for 97 MB");
+        // Sorted slices: each one's smallest image and the first symmetry
+        // that gives it; the smallest are the representatives, in order.
+        let mut ss_rep = Vec::new();
+        let mut ss_min: Vec<(u16, u8)> = Vec::with_capacity(N_SSLICE);
+        for x in 0..N_SSLICE {
+            let row = &conj[x * N_SYM16..(x + 1) * N_SYM16];
+            let s = (0..N_SYM16).min_by_key(|&s| row[s]).unwrap_or(0);
+            if row[s] as usize == x {
+                ss_rep.push(x as u16);
+            }
+            ss_min.push((row[s], s as u8));
+        }
+        let ss_class = ss_min
+            .iter()
+            .map(|&(m, s)| {
+                let c = ss_rep.binary_search(&m).unwrap_or(0);
+                (c as u32) << 4 | u32::from(s)
+            })
+            .collect();
         let mut t = SortedSlice {
             moves: moves_t,
             conj,
-            classify: tablefmt::HugeU32::zeroed(0).expect("an empty buffer"),
+            ss_class,
+            inner: vec![0; ss_rep.len() * N_FLIP],
+            ss_rep: Vec::new(),
             rep: Vec::new(),
             stabilizer: Vec::new(),
         };
-        // Each value's smallest image and the symmetry that gives it, on
-        // scoped threads (not rayon: its workers may be waiting on this
-        // `OnceLock`).
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(8);
-        let chunk = N_FLIPSSLICE.div_ceil(threads);
-        std::thread::scope(|scope| {
-            for (i, part) in min.as_mut_slice().chunks_mut(chunk).enumerate() {
-                let t = &t;
-                scope.spawn(move || {
-                    for (j, out) in part.iter_mut().enumerate() {
-                        let x = i * chunk + j;
-                        let (sslice, flip) = (x / N_FLIP, x % N_FLIP);
-                        let mut best = (x, 0);
-                        for s in 1..N_SYM16 {
-                            let y = t.conj_value(k, flip, sslice, s);
-                            if y < best.0 {
-                                best = (y, s);
-                            }
-                        }
-                        *out = (best.0 as u32) << 4 | best.1 as u32;
+        // Within a sorted-slice class: the values of its smallest sorted
+        // slice under the symmetries that fix it. A value's smallest image
+        // has a flip no larger, so its class is numbered already.
+        let mut inner = std::mem::take(&mut t.inner);
+        let mut local = vec![0u32; N_FLIP];
+        for (c, &r) in ss_rep.iter().enumerate() {
+            let r = r as usize;
+            let fix: Vec<usize> = (0..N_SYM16)
+                .filter(|&s| t.conj[r * N_SYM16 + s] as usize == r)
+                .collect();
+            for f in 0..N_FLIP {
+                let mut best = (r * N_FLIP + f, 0);
+                for &s in &fix {
+                    let y = t.conj_value(k, f, r, s);
+                    if y < best.0 {
+                        best = (y, s);
                     }
-                });
-            }
-        });
-        // Representatives are the values that are their own smallest image,
-        // numbered in order; then every value's class by its representative.
-        let mut class_of_rep = std::collections::HashMap::new();
-        for (x, &m) in min.as_slice().iter().enumerate() {
-            if (m >> 4) as usize == x {
-                class_of_rep.insert(x as u32, t.rep.len() as u32);
-                t.rep.push(x as u32);
+                }
+                if best.0 == r * N_FLIP + f {
+                    local[f] = t.rep.len() as u32;
+                    t.rep.push(best.0 as u32);
+                }
+                inner[c * N_FLIP + f] = local[best.0 % N_FLIP] << 4 | best.1 as u32;
             }
         }
-        for m in min.as_mut_slice().iter_mut() {
-            let class = class_of_rep[&(*m >> 4)];
-            *m = class << 4 | (*m & 15);
-        }
-        t.classify = min;
+        t.inner = inner;
+        t.ss_rep = ss_rep;
         t.stabilizer = t
             .rep
             .iter()
@@ -269,6 +308,9 @@ pub struct Sym16 {
     rot: [(CubieCube, CubieCube); N_SYM16],
     /// `inv[s]`: the symmetry that undoes `s`.
     pub inv: [u8; N_SYM16],
+    /// `then[a * 16 + b]`: the symmetry `s` with `conj16(conj16(C, a), b) =
+    /// conj16(C, s)`.
+    pub then: [u8; N_SYM16 * N_SYM16],
     /// `twist_conj[t * 16 + s]`: twist of `conj16(t, s)`.
     pub twist_conj: Vec<u16>,
     /// `slice_conj[x * 16 + s]`: UD-slice positions of `conj16(x, s)`.
@@ -338,6 +380,12 @@ pub fn sym16() -> &'static Sym16 {
                 .find(|&t| conj_by(&rot, &d, t) == g)
                 .expect("the symmetries form a group") as u8
         });
+        let then: [u8; N_SYM16 * N_SYM16] = std::array::from_fn(|ab| {
+            let d = conj_by(&rot, &conj_by(&rot, &g, ab / N_SYM16), ab % N_SYM16);
+            (0..N_SYM16)
+                .find(|&s| conj_by(&rot, &g, s) == d)
+                .expect("the symmetries form a group") as u8
+        });
         let table =
             |n: usize, set: &dyn Fn(usize) -> CubieCube, get: &dyn Fn(&CubieCube) -> u16| {
                 let mut out = Vec::with_capacity(n * N_SYM16);
@@ -376,6 +424,7 @@ pub fn sym16() -> &'static Sym16 {
         Sym16 {
             rot,
             inv,
+            then,
             twist_conj,
             slice_conj,
             flip_conj,
@@ -569,7 +618,7 @@ impl OptimalBfs {
         let (sslice, flip) = (x / N_FLIP, x % N_FLIP);
         for m in 0..18 {
             let x2 = t.moves[sslice * 18 + m] as usize * N_FLIP + mt.flip[flip * 18 + m] as usize;
-            let cs = t.classify.as_slice()[x2] as usize;
+            let cs = t.class_sym(k, x2 % N_FLIP, x2 / N_FLIP);
             let c2 = cs >> 4;
             let t2 = mt.twist[tw * 18 + m] as usize;
             let t2 = k.twist_conj[t2 * N_SYM16 + (cs & 15)] as usize;
@@ -710,7 +759,7 @@ mod tests {
                 assert_eq!(t.conj_value(k, f, ss, s), want);
             }
             // The class's symmetry takes the value to its representative.
-            let cs = t.classify.as_slice()[ss * N_FLIP + f] as usize;
+            let cs = t.class_sym(k, f, ss);
             let d = conj16(&c, cs & 15);
             let rep = t.rep[cs >> 4] as usize;
             assert_eq!(slice_sorted(&d) as usize * N_FLIP + d.flip() as usize, rep);
@@ -726,6 +775,25 @@ mod tests {
             })
             .sum();
         assert_eq!(fixed, FLIPSSLICE_CLASSES * N_SYM16);
+        // The sorted slices' own classes (the first step of a value's
+        // classification), by Burnside too, and each value classified
+        // through them as by the smallest of its 16 images.
+        let ss_fixed: usize = (0..N_SSLICE)
+            .map(|x| {
+                (0..N_SYM16)
+                    .filter(|&s| t.conj[x * N_SYM16 + s] as usize == x)
+                    .count()
+            })
+            .sum();
+        assert_eq!(t.ss_rep.len() * N_SYM16, ss_fixed);
+        assert_eq!(t.ss_rep.len(), 788);
+        for x in (0..N_FLIPSSLICE).step_by(997) {
+            let (ss, f) = (x / N_FLIP, x % N_FLIP);
+            let least = (0..N_SYM16).map(|s| t.conj_value(k, f, ss, s)).min();
+            let cs = t.class_sym(k, f, ss);
+            assert_eq!(Some(t.rep[cs >> 4] as usize), least);
+            assert_eq!(t.conj_value(k, f, ss, cs & 15), t.rep[cs >> 4] as usize);
+        }
         let total: u64 = (0..t.classes()).map(|c| t.orbit(c)).sum();
         assert_eq!(total, N_FLIPSSLICE as u64);
     }
@@ -774,9 +842,7 @@ mod tests {
                     }
                     OptimalSpace::Corners => k.cperm.sym_of[c.corner_perm() as usize],
                     OptimalSpace::FlipSortedSliceTwist => {
-                        (t.classify.as_slice()
-                            [slice_sorted(&c) as usize * N_FLIP + c.flip() as usize]
-                            & 15) as u8
+                        (t.class_sym(k, c.flip() as usize, slice_sorted(&c) as usize) & 15) as u8
                     }
                 } as usize;
                 let v = conj16(&c, sym);

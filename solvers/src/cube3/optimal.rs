@@ -99,6 +99,22 @@ pub struct Optimal {
     axis_move: [[u8; 18]; 3],
     /// Rotations `R` with view `a` = `R^-1 C R`, with their inverses.
     axis_cubie: [(CubieCube, CubieCube); 3],
+    /// The cube's 48 symmetries (24 rotations, each with and without the
+    /// left-right mirror) as `(R, R^-1, mirror)`: the image of `C` is
+    /// `R^-1 C R`, mirrored.
+    syms48: Vec<(CubieCube, CubieCube, bool)>,
+    /// `sym_move[s][m]`: the image of move `m` under symmetry `s`.
+    sym_move: Vec<[u8; 18]>,
+}
+
+/// The image of `c` under a symmetry of [`Optimal::syms48`].
+fn conj48(c: &CubieCube, (r, r_inv, mirror): &(CubieCube, CubieCube, bool)) -> CubieCube {
+    let d = r_inv.multiply(c).multiply(r);
+    if *mirror {
+        d.mirror_lr()
+    } else {
+        d
+    }
 }
 
 /// The search coordinates of a cube.
@@ -194,6 +210,22 @@ impl Optimal {
             })
         });
         let (k, mt) = (sym16(), move_tables());
+        let syms48: Vec<(CubieCube, CubieCube, bool)> = tablegen::cube::rotations24()
+            .iter()
+            .flat_map(|alg| {
+                let r = tablegen::kociemba::rotation_cubie(alg);
+                [(r, r.inverse(), false), (r, r.inverse(), true)]
+            })
+            .collect();
+        let sym_move = syms48
+            .iter()
+            .map(|sym| {
+                std::array::from_fn(|m| {
+                    let seen = conj48(&moves()[m], sym);
+                    (0..18).find(|&n| moves()[n] == seen).unwrap_or(m) as u8
+                })
+            })
+            .collect();
         let slice_moves: &'static [u16] = match sorted {
             Some(t) => &t.moves,
             None => &mt.slice,
@@ -209,6 +241,8 @@ impl Optimal {
             goal: 0,
             axis_move,
             axis_cubie,
+            syms48,
+            sym_move,
         };
         let s = CubieCube::SOLVED;
         solver.goal = solver.edge_entry(s.flip(), solver.slice_of(&s), s.twist());
@@ -316,14 +350,14 @@ impl Optimal {
     }
 
     /// Asks for the cache lines a node's entries are computed from (the
-    /// large table's 97 MB classification).
+    /// large table's 6.4 MB classification, in the last-level cache).
     #[inline(always)]
     fn prefetch_coords(&self, n: &Node) {
         if let Some(t) = self.sorted {
             for a in 0..3 {
                 prefetch(
-                    t.classify.as_slice(),
-                    n.slice[a] as usize * N_FLIP + n.flip[a] as usize,
+                    &t.inner,
+                    t.inner_line(self.k, n.flip[a] as usize, n.slice[a] as usize),
                 );
             }
         }
@@ -344,12 +378,13 @@ impl Optimal {
     #[inline(always)]
     fn prefetch_entries(&self, e: &[usize; 4]) {
         let edges = self.edges.bytes();
-        let per_byte = match self.size {
-            TableSize::Small => 2,
-            TableSize::Large => 5,
-        };
+        // Entries per byte as constants: a division by a variable is a
+        // slow instruction, three per child.
         for &x in &e[..3] {
-            prefetch(edges, x / per_byte);
+            match self.size {
+                TableSize::Small => prefetch(edges, x / 2),
+                TableSize::Large => prefetch(edges, x / 5),
+            }
         }
         prefetch(self.corners.bytes(), e[3] >> 1);
     }
@@ -465,6 +500,12 @@ impl Optimal {
         let prefix = depth.min(PREFIX);
         let mut tasks = Vec::new();
         self.prefixes(root, prefix, depth, &mut Vec::new(), &mut tasks);
+        // A cube that symmetries fix has solutions in sets of images: one
+        // task of each set is searched.
+        let fixing = self.fixing(start);
+        if !fixing.is_empty() {
+            tasks.retain(|(_, path)| self.least_of_images(path, &fixing));
+        }
         let results: Vec<Option<Vec<u8>>> = tasks
             .par_iter()
             .enumerate()
@@ -491,6 +532,45 @@ impl Optimal {
             return (Err(()), nodes);
         }
         (Ok(first), nodes)
+    }
+
+    /// The symmetries (indices into `syms48`) other than the identity
+    /// that fix `c`.
+    fn fixing(&self, c: &CubieCube) -> Vec<usize> {
+        // The first is the identity.
+        (1..self.syms48.len())
+            .filter(|&s| conj48(c, &self.syms48[s]) == *c)
+            .collect()
+    }
+
+    /// Whether a task's prefix is the least of its images under the
+    /// symmetries `fixing` (which fix the cube): compared as the sets of
+    /// moves of its runs on one axis (one move, or two on opposite faces),
+    /// leaving out the last run, which the search may lengthen. A
+    /// symmetry maps a canonical solution to one whose canonical form has
+    /// the images of these runs in the same places, so every solution has an
+    /// image whose prefix passes.
+    fn least_of_images(&self, path: &[u8], fixing: &[usize]) -> bool {
+        // Runs as sorted pairs (one move: the pair of it twice).
+        let mut runs: Vec<(u8, u8)> = Vec::new();
+        for &m in path {
+            match runs.last_mut() {
+                Some(r) if r.0 == r.1 && (r.0 / 3) % 3 == (m / 3) % 3 => r.1 = m,
+                _ => runs.push((m, m)),
+            }
+        }
+        runs.pop();
+        let key = |r: &[(u8, u8)]| -> Vec<(u8, u8)> {
+            r.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect()
+        };
+        let mine = key(&runs);
+        fixing.iter().all(|&s| {
+            let image: Vec<(u8, u8)> = runs
+                .iter()
+                .map(|&(a, b)| (self.sym_move[s][a as usize], self.sym_move[s][b as usize]))
+                .collect();
+            mine <= key(&image)
+        })
     }
 
     /// The canonical move sequences of `len` moves from `n` whose nodes are
@@ -792,6 +872,47 @@ mod tests {
             assert!(found.len() <= len, "seed {seed}");
             assert_eq!(Some(found.len()), middle.distance(&c), "seed {seed}");
         }
+    }
+
+    #[test]
+    fn symmetric_cubes_are_solved_exactly_the_middle_search() {
+        let s = solver();
+        assert_eq!(s.syms48.len(), 48);
+        let generic = random_cube(7);
+        assert_eq!(conj48(&generic, &s.syms48[0]), generic);
+        assert!(s.fixing(&generic).is_empty());
+        assert_eq!(s.fixing(&CubieCube::SOLVED).len(), 47);
+        for sym in 0..48 {
+            let mut seen = [false; 18];
+            for &m in &s.sym_move[sym] {
+                seen[m as usize] = true;
+            }
+            assert!(seen.iter().all(|&x| x), "symmetry {sym} permutes the moves");
+        }
+        // Products of cubes within 4 moves that one symmetry fixes are fixed
+        // by it too: up to 8 moves, where the middle search is exact.
+        let middle = Middle::new(4);
+        let mut fixed: Vec<(CubieCube, Vec<usize>)> = middle
+            .near
+            .keys()
+            .map(|c| (*c, s.fixing(c)))
+            .filter(|(c, f)| !f.is_empty() && *c != CubieCube::SOLVED)
+            .collect();
+        fixed.sort_by_key(|(c, _)| format!("{c:?}"));
+        assert!(fixed.len() > 50, "{} symmetric cubes", fixed.len());
+        let mut tried = 0;
+        for (i, (a, fa)) in fixed.iter().enumerate().step_by(7) {
+            let (b, _) = &fixed[(i * 31 + 5) % fixed.len()];
+            let c = a.multiply(b);
+            let common: Vec<usize> = s.fixing(&c);
+            if !fa.iter().any(|x| common.contains(x)) {
+                continue;
+            }
+            let found = optimal(&s, &c);
+            assert_eq!(Some(found.len()), middle.distance(&c), "{a:?} {b:?}");
+            tried += 1;
+        }
+        assert!(tried > 20, "{tried} products tried");
     }
 
     /// Walks of 6 to 10 moves against the meet-in-the-middle search of
