@@ -34,7 +34,7 @@ use std::time::Instant;
 use tablefmt::trit;
 use tablegen::cube3::{moves, CubieCube};
 use tablegen::kociemba::{move_tables, MoveTables, N_FLIP, N_TWIST};
-use tablegen::optimal3::{slice_sorted, sorted_slice, sym16, SortedSlice, Sym16, N_SYM16};
+use tablegen::optimal3::{slice_sorted, sorted_slice, sym16, Sym16, N_SYM16};
 
 /// The corners table, read with either edge table.
 pub const CORNERS_TABLE: &str = "3x3x3-optimal-corners";
@@ -88,8 +88,9 @@ pub struct Optimal {
     /// The edge table: nibbles (small) or distances mod 3 (large).
     edges: Packed,
     corners: Nibbles,
-    /// The sorted-slice coordinate's tables (large).
-    sorted: Option<&'static SortedSlice>,
+    /// Large: the class and symmetry of every raw flip-sorted-slice value
+    /// (`SortedSlice::classify_all`).
+    classify: Option<tablefmt::HugeU32>,
     /// Move table of the node's slice coordinate (positions, or positions
     /// and order).
     slice_moves: &'static [u16],
@@ -191,7 +192,12 @@ impl Optimal {
         let [edge_id, corner_id] = size.table_ids();
         // The sorted-slice classes (a second or two) while the tables load.
         let (edges, corners, sorted) = std::thread::scope(|s| {
-            let sorted = (size == TableSize::Large).then(|| s.spawn(sorted_slice));
+            let sorted = (size == TableSize::Large).then(|| {
+                s.spawn(|| {
+                    let t = sorted_slice();
+                    (t, t.classify_all(sym16(), 2))
+                })
+            });
             let edges = match size {
                 TableSize::Small => Nibbles::load(edge_id, dir, quiet),
                 TableSize::Large => Trits::load_trits(edge_id, dir, quiet),
@@ -201,6 +207,13 @@ impl Optimal {
             (edges, corners, sorted)
         });
         let (edges, corners) = (edges?, corners?);
+        let (sorted, classify) = match sorted {
+            Some((t, all)) => (
+                Some(t),
+                Some(all.map_err(|e| TableError::Build(edge_id.into(), e.to_string()))?),
+            ),
+            None => (None, None),
+        };
         let axis_cubie = super::axis_cubies();
         let axis_move = std::array::from_fn(|a| {
             let (r, r_inv) = &axis_cubie[a];
@@ -236,7 +249,7 @@ impl Optimal {
             size,
             edges,
             corners,
-            sorted,
+            classify,
             slice_moves,
             goal: 0,
             axis_move,
@@ -269,8 +282,11 @@ impl Optimal {
     #[inline(always)]
     fn edge_entry(&self, flip: u16, slice: u16, twist: u16) -> usize {
         let k = self.k;
-        match self.sorted {
-            Some(t) => t.index(k, flip as usize, slice as usize, twist as usize),
+        match &self.classify {
+            Some(all) => {
+                let cs = all.as_slice()[slice as usize * N_FLIP + flip as usize] as usize;
+                (cs >> 4) * N_TWIST + k.twist_conj[twist as usize * N_SYM16 + (cs & 15)] as usize
+            }
             None => {
                 let x = slice as usize * N_FLIP + flip as usize;
                 let s = k.flipslice.sym_of[x] as usize;
@@ -350,14 +366,14 @@ impl Optimal {
     }
 
     /// Asks for the cache lines a node's entries are computed from (the
-    /// large table's 6.4 MB classification, in the last-level cache).
+    /// large table's 97 MB classification).
     #[inline(always)]
     fn prefetch_coords(&self, n: &Node) {
-        if let Some(t) = self.sorted {
+        if let Some(all) = &self.classify {
             for a in 0..3 {
                 prefetch(
-                    &t.inner,
-                    t.inner_line(self.k, n.flip[a] as usize, n.slice[a] as usize),
+                    all.as_slice(),
+                    n.slice[a] as usize * N_FLIP + n.flip[a] as usize,
                 );
             }
         }
