@@ -10,6 +10,7 @@ import statistics
 import sys
 
 out, solver = sys.argv[1], sys.argv[2]
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "peer-bench-big"))
 import replay  # noqa: E402
 

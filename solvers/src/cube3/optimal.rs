@@ -190,12 +190,14 @@ impl Optimal {
     /// there when missing).
     pub fn load(dir: &Path, size: TableSize, quiet: bool) -> Result<Optimal, TableError> {
         let [edge_id, corner_id] = size.table_ids();
-        // The sorted-slice classes (a second or two) while the tables load.
+        // The sorted-slice classes and the classification of every raw
+        // value (a tenth of a second) while the tables load.
         let (edges, corners, sorted) = std::thread::scope(|s| {
             let sorted = (size == TableSize::Large).then(|| {
                 s.spawn(|| {
                     let t = sorted_slice();
-                    (t, t.classify_all(sym16(), 2))
+                    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    (t, t.classify_all(sym16(), threads.min(8)))
                 })
             });
             let edges = match size {
