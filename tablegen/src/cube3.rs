@@ -313,6 +313,11 @@ pub fn moves() -> &'static [CubieCube; 18] {
     })
 }
 
+/// The index (see [`moves`]) of the face move a cubie cube is, if it is one.
+pub fn move_index(c: &CubieCube) -> Option<usize> {
+    moves().iter().position(|m| m == c)
+}
+
 /// A uniformly random solvable cube from a seed (random permutations with equal
 /// parity, random orientations with the right sums).
 pub fn random_cube(seed: u64) -> CubieCube {

@@ -32,7 +32,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 use tablefmt::trit;
-use tablegen::cube3::{moves, CubieCube};
+use tablegen::cube3::{move_index, moves, CubieCube};
 use tablegen::kociemba::{move_tables, MoveTables, N_FLIP, N_TWIST};
 use tablegen::optimal3::{slice_sorted, sorted_slice, sym16, Sym16, N_SYM16};
 
@@ -110,12 +110,7 @@ pub struct Optimal {
 
 /// The image of `c` under a symmetry of [`Optimal::syms48`].
 fn conj48(c: &CubieCube, (r, r_inv, mirror): &(CubieCube, CubieCube, bool)) -> CubieCube {
-    let d = r_inv.multiply(c).multiply(r);
-    if *mirror {
-        d.mirror_lr()
-    } else {
-        d
-    }
+    tablegen::optimal3::conjugate(c, r, r_inv, *mirror)
 }
 
 /// The search coordinates of a cube.
@@ -221,7 +216,7 @@ impl Optimal {
             let (r, r_inv) = &axis_cubie[a];
             std::array::from_fn(|m| {
                 let seen = r_inv.multiply(&moves()[m]).multiply(r);
-                (0..18).find(|&n| moves()[n] == seen).unwrap_or(m) as u8
+                move_index(&seen).unwrap_or(m) as u8
             })
         });
         let (k, mt) = (sym16(), move_tables());
@@ -235,10 +230,7 @@ impl Optimal {
         let sym_move = syms48
             .iter()
             .map(|sym| {
-                std::array::from_fn(|m| {
-                    let seen = conj48(&moves()[m], sym);
-                    (0..18).find(|&n| moves()[n] == seen).unwrap_or(m) as u8
-                })
+                std::array::from_fn(|m| move_index(&conj48(&moves()[m], sym)).unwrap_or(m) as u8)
             })
             .collect();
         let slice_moves: &'static [u16] = match sorted {
@@ -456,6 +448,7 @@ impl Optimal {
         deadline: Option<Instant>,
     ) -> Report {
         let root = self.node(cube);
+        let fixing = self.fixing(cube);
         let mut nodes = 0u64;
         let mut depths = Vec::new();
         let mut depth = self.bound(&root);
@@ -475,7 +468,7 @@ impl Optimal {
                 };
             }
             let t = Instant::now();
-            let (found, n) = self.search_depth(cube, &root, depth, deadline);
+            let (found, n) = self.search_depth(cube, &root, &fixing, depth, deadline);
             nodes += n;
             depths.push((depth, n, t.elapsed().as_secs_f64()));
             match found {
@@ -505,6 +498,7 @@ impl Optimal {
         &self,
         start: &CubieCube,
         root: &Node,
+        fixing: &[usize],
         depth: usize,
         deadline: Option<Instant>,
     ) -> (Result<Option<Vec<u8>>, ()>, u64) {
@@ -520,9 +514,8 @@ impl Optimal {
         self.prefixes(root, prefix, depth, &mut Vec::new(), &mut tasks);
         // A cube that symmetries fix has solutions in sets of images: one
         // task of each set is searched.
-        let fixing = self.fixing(start);
         if !fixing.is_empty() {
-            tasks.retain(|(_, path)| self.least_of_images(path, &fixing));
+            tasks.retain(|(_, path)| self.least_of_images(path, fixing));
         }
         let results: Vec<Option<Vec<u8>>> = tasks
             .par_iter()
