@@ -932,7 +932,7 @@ mod tests {
     #[ignore]
     fn optimal_lengths_against_the_middle_search() {
         let s = solver();
-        let full = std::env::var_os("CUBE_SOAK").is_some();
+        let full = crate::soak();
         let middle = Middle::new(5);
         for seed in 0..if full { 300 } else { 30 } {
             let len = 6 + seed as usize % 5;
