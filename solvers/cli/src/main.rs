@@ -120,10 +120,9 @@ struct SolveArgs {
     #[arg(long, default_value_t = 21)]
     max_length: usize,
     /// The shortest solution, proven (half-turn metric): a 3x3x3 search on
-    /// the optimal tables (about 75 MB, built on first use in about ten
-    /// seconds), seconds to minutes a random cube; bounded by --hard-limit,
-    /// default 10 minutes. The 2x2x2, Pyraminx and Domino are solved
-    /// optimally anyway.
+    /// the optimal tables (see --optimal-tables), seconds to minutes a
+    /// random cube; bounded by --hard-limit, default 10 minutes. The 2x2x2,
+    /// Pyraminx and Domino are solved optimally anyway.
     #[arg(long)]
     optimal: bool,
     /// With --optimal: the tables, `large` (670 MB, built on first use in a
