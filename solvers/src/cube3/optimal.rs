@@ -426,7 +426,7 @@ impl Optimal {
 
     fn bound(&self, n: &Node) -> usize {
         let e = self.entries(n);
-        let corners = nibble(self.corners.bytes(), e[3]) as usize;
+        let corners = nibble(self.corners.bytes(), e[3]);
         let d: [u8; 3] = std::array::from_fn(|a| match self.size {
             TableSize::Small => self.edge_value(e[a]),
             TableSize::Large => n.exact[a],
@@ -876,7 +876,10 @@ mod tests {
                 let n = s.node(&random_cube(seed));
                 let e = s.entries(&n);
                 let edges = (0..3).map(|a| s.edge_value(e[a]) as usize).max();
-                s.bound(&n) > edges.unwrap_or(0).max(nibble(s.corners.bytes(), e[3]) as usize)
+                s.bound(&n)
+                    > edges
+                        .unwrap_or(0)
+                        .max(nibble(s.corners.bytes(), e[3]) as usize)
             })
             .count();
         assert!(raised > 10, "the rule raised {raised} of 200 bounds");
