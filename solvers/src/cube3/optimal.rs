@@ -876,10 +876,7 @@ mod tests {
                 let n = s.node(&random_cube(seed));
                 let e = s.entries(&n);
                 let edges = (0..3).map(|a| s.edge_value(e[a]) as usize).max();
-                s.bound(&n)
-                    > edges
-                        .unwrap_or(0)
-                        .max(nibble(s.corners.bytes(), e[3]) as usize)
+                s.bound(&n) > edges.unwrap_or(0).max(nibble(s.corners.bytes(), e[3]))
             })
             .count();
         assert!(raised > 10, "the rule raised {raised} of 200 bounds");
