@@ -42,6 +42,7 @@ def solve(
     hard_limit_ms: Optional[int] = None,
     optimal_tables: str = "large",
     exact_phase1: bool = False,
+    threads: Optional[int] = None,
 ) -> Solution:
     """Solves a puzzle: "2x2x2", "3x3x3", "4x4x4", "pyraminx" or "domino".
 
@@ -60,7 +61,8 @@ def solve(
     RuntimeError names the depth ruled out and the best solution found.
     `exact_phase1=True` (3x3x3): phase 1 bounded by its exact distances (70 MB,
     loaded once per process on the first such solve): about twice as fast at
-    20 moves, for many solves.
+    20 moves, for many solves. `threads` (4x4x4): threads of the solve
+    (default: one per core).
     """
 
 def scramble(

@@ -6,7 +6,7 @@
 Reads what run.sh leaves in WORK_DIR:
   states.tsv            SEED<TAB>SCRAMBLE<TAB>STATE (from cubesolve scramble)
   ours.jsonl            cubesolve solve --json, one object per state
-  ours.measure          WALL RSS_KB EXIT per state (measure.py)
+  ours.measure          WALL RSS_KB EXIT CPU per state (measure.py)
   ours-startup.jsonl    cubesolve solve --json of the solved cube, per run
   ours-startup.measure  WALL RSS_KB EXIT per run
   ours-tables.txt       the table files cubesolve opened (a first line
@@ -37,11 +37,12 @@ def read_lines(path):
 
 
 def measures(path):
-    """(wall seconds, peak RSS KB, exit code) per line."""
+    """(wall seconds, peak RSS KB, exit code, CPU seconds or None) per line
+    (runs measured before the CPU time was recorded have three fields)."""
     out = []
     for line in read_lines(path):
-        wall, rss, code = line.split()
-        out.append((float(wall), int(rss), int(code)))
+        wall, rss, code, *cpu = line.split()
+        out.append((float(wall), int(rss), int(code), float(cpu[0]) if cpu else None))
     return out
 
 
@@ -168,6 +169,15 @@ def main(argv):
     print(f"- Tables on disk: the files cubesolve opens; the files {peer_name} keeps in its working "
           "directory (min2phase's 3x3x3 tables are built in memory at start-up unless saved there).")
     print("- Peak RSS: the largest of the cubesolve processes; the one JVM that solved all states.")
+    cpu = [m[3] for m in ours_runs if m[3] is not None]
+    cpu0 = [m[3] for m in measures(path("ours-startup.measure")) if m[3] is not None]
+    if cpu and cpu0:
+        wall = statistics.median(m[0] for m in ours_runs)
+        print(f"- Threads: cubesolve solves on one thread per core unless `--threads` says "
+              f"otherwise; its processes took a median {statistics.median(cpu):.2f} s of CPU "
+              f"for {wall:.2f} s of wall time (a solved-cube run "
+              f"{statistics.median(cpu0):.2f} s for {statistics.median(m[0] for m in measures(path('ours-startup.measure'))):.2f} s). "
+              f"The {peer_name} driver solves on one thread.")
     build = path("peer-build.measure")
     if os.path.exists(build):
         wall, rss, _ = measures(build)[-1]

@@ -4,7 +4,7 @@
 # solution of both sides replayed on an independent facelet model; one
 # Markdown table. See README.md here.
 #   ci/peer-bench-big/run.sh 4x4x4|5x5x5 --peer PEER_CHECKOUT [--count N]
-#       [--seed S] [--bin CUBESOLVE] [--out DIR] [--ours-only]
+#       [--seed S] [--bin CUBESOLVE] [--out DIR] [--threads N] [--ours-only]
 # --ours-only: run cubesolve again and keep the peer's results of an earlier
 # run in OUT (refused unless the states are the same).
 set -euo pipefail
@@ -37,7 +37,7 @@ case $puzzle in
 esac
 
 peer="" count=200 seed=1 bin=$root/target/release/cubesolve out=$root/target/peer-bench-big
-ours_only=0
+ours_only=0 threads=()
 while [ $# -gt 0 ]; do
   if [ "$1" = --ours-only ]; then
     ours_only=1
@@ -51,6 +51,7 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2 ;;
     --bin) bin=$(abspath "$2") ;;
     --out) out=$(abspath "$2") ;;
+    --threads) threads=(--threads "$2") ;;
     *) die "unknown option $1" ;;
   esac
   shift 2
@@ -125,7 +126,7 @@ fi
 solved=$(python3 -c "print(''.join(f * $n * $n for f in 'URFDLB'))")
 note "cubesolve: start-up (3 solved-cube solves) and $count solves"
 for _ in 1 2 3; do
-  measure "$work/ours-startup.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --state "$solved" --json \
+  measure "$work/ours-startup.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --state "$solved" --json "${threads[@]}" \
     >>"$work/ours-startup.jsonl" 2>>"$log" || die "cubesolve cannot solve the solved $puzzle (see $log)"
 done
 # The tables it reads: the files it opens (strace), else all 3x3x3-* and PUZZLE-* files by name.
@@ -144,7 +145,7 @@ fi
 i=0
 while read -r state; do
   i=$((i + 1))
-  if measure "$work/ours.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --state "$state" --json \
+  if measure "$work/ours.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --state "$state" --json "${threads[@]}" \
     >"$tmp/solve.json" 2>>"$log" && [ -s "$tmp/solve.json" ]; then
     cat "$tmp/solve.json" >>"$work/ours.jsonl"
   else

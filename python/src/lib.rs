@@ -225,13 +225,15 @@ fn read_position(
 /// a RuntimeError naming the depth ruled out and the best solution found.
 /// `exact_phase1=True` (3x3x3): phase 1 bounded by its exact distances (70 MB,
 /// loaded once per process on the first such solve): about twice as fast at
-/// 20 moves, for many solves.
+/// 20 moves, for many solves. `threads` (4x4x4): threads of the solve
+/// (default: one per core; its nine phase-1 choices are dealt out among
+/// them).
 ///
 /// Returns a Solution with `.moves` (str), `.length` (int), `.phases` (dict).
 /// Raises ValueError for bad input, OSError for a table that cannot be read,
 /// built or downloaded, RuntimeError when the solve runs out of time.
 #[pyfunction]
-#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None, optimal=false, hard_limit_ms=None, optimal_tables="large", exact_phase1=false))]
+#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None, optimal=false, hard_limit_ms=None, optimal_tables="large", exact_phase1=false, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -247,7 +249,11 @@ fn solve(
     hard_limit_ms: Option<u64>,
     optimal_tables: &str,
     exact_phase1: bool,
+    threads: Option<usize>,
 ) -> PyResult<Solution> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads: at least 1"));
+    }
     let optimal_tables =
         solvers::cube3::optimal::TableSize::parse(optimal_tables).map_err(PyValueError::new_err)?;
     let position = read_position(puzzle, state, scramble, order).map_err(py_err)?;
@@ -272,6 +278,7 @@ fn solve(
         optimal,
         optimal_tables,
         exact_phase1,
+        threads: threads.unwrap_or(0),
     };
     let name = puzzle.to_string();
     let sol = py

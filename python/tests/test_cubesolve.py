@@ -153,13 +153,19 @@ def test_4x4x4_when_its_tables_are_at_hand(tmp_path):
     )
     if source is None:
         pytest.skip("4x4x4-wings-pair.tbl not built (cargo test builds it)")
-    for f in source.glob("4x4x4-*.tbl"):
+    # The 4x4x4's and its finish's exact phase-1 table (else built here).
+    for f in [*source.glob("4x4x4-*.tbl"), *source.glob("3x3x3-optimal-flipslice-twist.tbl")]:
         os.symlink(f, tmp_path / f.name)
     assert cubesolve.solve("4x4x4", scramble="x y", tables=tmp_path).moves == ""
     scramble = "Rw U2 x Rw U2 Rw U2 Rw' U2 Lw U2 Rw' U2 Rw U2 Rw' U2 Rw'"
     sol = cubesolve.solve("4x4x4", scramble=scramble, tables=tmp_path)
     assert cubesolve.is_solved("4x4x4", sol.moves, scramble=scramble)
     assert "pair" in sol.phases
+    for threads in [1, 2]:
+        sol = cubesolve.solve("4x4x4", scramble=scramble, tables=tmp_path, threads=threads)
+        assert cubesolve.is_solved("4x4x4", sol.moves, scramble=scramble)
+    with pytest.raises(ValueError, match="threads"):
+        cubesolve.solve("4x4x4", scramble="R", tables=tmp_path, threads=0)
 
 
 def test_solvers_are_cached(tables):

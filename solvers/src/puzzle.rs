@@ -58,6 +58,10 @@ pub struct Options {
     /// ([`crate::cube3::Solver::load_exact_phase1`]: 70 MB, loaded on the
     /// first solve that asks); other puzzles refuse it.
     pub exact_phase1: bool,
+    /// Threads a solve may use (0: one per core): the 4x4x4 deals its phase-1
+    /// choices out among them; the optimal 3x3x3 runs on the process's rayon
+    /// pool instead (the CLI sizes it by `--threads`).
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -69,6 +73,7 @@ impl Default for Options {
             optimal: false,
             optimal_tables: Default::default(),
             exact_phase1: false,
+            threads: 0,
         }
     }
 }

@@ -334,10 +334,18 @@ pub struct Sym16 {
     /// `flip_mask[x * 16 + s]`: what moving the slice edges to positions `x`
     /// changes in the conjugated flip (an XOR; see [`Sym16::flipslice_conj`]).
     pub flip_mask: Vec<u16>,
-    /// `cperm_conj[p * 16 + s]`: corner permutation of `conj16(p, s)`.
-    pub cperm_conj: Vec<u16>,
     /// Flip-slice values (`slice * 2048 + flip`) in classes.
     pub flipslice: SymClasses,
+    /// The corner permutation's tables, made on first use
+    /// ([`Sym16::corners`]): the two-phase solver's exact phase 1 does not
+    /// need them, and they are most of the making.
+    corners: OnceLock<CornerSym16>,
+}
+
+/// The corner permutation under the 16 symmetries (see [`Sym16::corners`]).
+pub struct CornerSym16 {
+    /// `cperm_conj[p * 16 + s]`: corner permutation of `conj16(p, s)`.
+    pub cperm_conj: Vec<u16>,
     /// Corner permutations in classes.
     pub cperm: SymClasses,
     /// `cperm_move[p * 18 + m]`: corner permutation `p` turned by move `m`.
@@ -407,15 +415,9 @@ pub fn sym16() -> &'static Sym16 {
                 .find(|&t| then[s * N_SYM16 + t] == 0)
                 .expect("the symmetries form a group") as u8
         });
-        let table =
-            |n: usize, set: &dyn Fn(usize) -> CubieCube, get: &dyn Fn(&CubieCube) -> u16| {
-                let mut out = Vec::with_capacity(n * N_SYM16);
-                for x in 0..n {
-                    let c = set(x);
-                    out.extend((0..N_SYM16).map(|s| get(&conj_by(&rot, &c, s))));
-                }
-                out
-            };
+        let table = |n, set: &dyn Fn(usize) -> CubieCube, get: &dyn Fn(&CubieCube) -> u16| {
+            conj_table(&rot, n, set, get)
+        };
         let twist_conj = table(N_TWIST, &|x| CubieCube::with_twist(x as u16), &|c| {
             c.twist()
         });
@@ -428,20 +430,11 @@ pub fn sym16() -> &'static Sym16 {
         for (i, m) in flip_mask.iter_mut().enumerate() {
             *m ^= home[i % N_SYM16];
         }
-        let cperm_conj = table(N_PERM8, &|x| CubieCube::with_corner_perm(x as u16), &|c| {
-            c.corner_perm()
-        });
         let flipslice = SymClasses::new(N_FLIPSLICE, &inv, |x, s| {
             let (slice, flip) = (x / N_FLIP, x % N_FLIP);
             let f = flip_conj[flip * N_SYM16 + s] ^ flip_mask[slice * N_SYM16 + s];
             slice_conj[slice * N_SYM16 + s] as usize * N_FLIP + f as usize
         });
-        let cperm = SymClasses::new(N_PERM8, &inv, |x, s| cperm_conj[x * N_SYM16 + s] as usize);
-        let mut cperm_move = Vec::with_capacity(N_PERM8 * 18);
-        for p in 0..N_PERM8 {
-            let c = CubieCube::with_corner_perm(p as u16);
-            cperm_move.extend(moves().iter().map(|m| c.multiply(m).corner_perm()));
-        }
         Sym16 {
             rot,
             inv,
@@ -450,15 +443,54 @@ pub fn sym16() -> &'static Sym16 {
             slice_conj,
             flip_conj,
             flip_mask,
-            cperm_conj,
             flipslice,
-            cperm,
-            cperm_move,
+            corners: OnceLock::new(),
         }
     })
 }
 
+/// `get(conj16(set(x), s))` at `x * 16 + s` for `x` in `0..n`.
+fn conj_table(
+    rot: &[(CubieCube, CubieCube); N_SYM16],
+    n: usize,
+    set: &dyn Fn(usize) -> CubieCube,
+    get: &dyn Fn(&CubieCube) -> u16,
+) -> Vec<u16> {
+    let mut out = Vec::with_capacity(n * N_SYM16);
+    for x in 0..n {
+        let c = set(x);
+        out.extend((0..N_SYM16).map(|s| get(&conj_by(rot, &c, s))));
+    }
+    out
+}
+
 impl Sym16 {
+    /// The corner permutation's tables, made on first use (about a
+    /// twentieth of a second; sequential, as [`sym16`]).
+    pub fn corners(&self) -> &CornerSym16 {
+        self.corners.get_or_init(|| {
+            let cperm_conj = conj_table(
+                &self.rot,
+                N_PERM8,
+                &|x| CubieCube::with_corner_perm(x as u16),
+                &|c| c.corner_perm(),
+            );
+            let cperm = SymClasses::new(N_PERM8, &self.inv, |x, s| {
+                cperm_conj[x * N_SYM16 + s] as usize
+            });
+            let mut cperm_move = Vec::with_capacity(N_PERM8 * 18);
+            for p in 0..N_PERM8 {
+                let c = CubieCube::with_corner_perm(p as u16);
+                cperm_move.extend(moves().iter().map(|m| c.multiply(m).corner_perm()));
+            }
+            CornerSym16 {
+                cperm_conj,
+                cperm,
+                cperm_move,
+            }
+        })
+    }
+
     /// The flip-slice value (`slice * 2048 + flip`) of `conj16(C, s)` for a
     /// cube `C` of that flip and slice: the flip conjugated as if the slice
     /// edges were home, XOR what their real positions change.
@@ -480,9 +512,9 @@ impl Sym16 {
     /// Entry of `(corner perm, twist)` in the corners table.
     #[inline]
     pub fn corners_index(&self, cperm: usize, twist: usize) -> usize {
-        let s = self.cperm.sym_of[cperm] as usize;
-        self.cperm.class_of[cperm] as usize * N_TWIST
-            + self.twist_conj[twist * N_SYM16 + s] as usize
+        let c = &self.corners().cperm;
+        let s = c.sym_of[cperm] as usize;
+        c.class_of[cperm] as usize * N_TWIST + self.twist_conj[twist * N_SYM16 + s] as usize
     }
 }
 
@@ -518,7 +550,7 @@ impl OptimalSpace {
         let k = sym16();
         match self {
             OptimalSpace::FlipSliceTwist => (k.flipslice.classes() * N_TWIST) as u64,
-            OptimalSpace::Corners => (k.cperm.classes() * N_TWIST) as u64,
+            OptimalSpace::Corners => (k.corners().cperm.classes() * N_TWIST) as u64,
             OptimalSpace::FlipSortedSliceTwist => (sorted_slice().classes() * N_TWIST) as u64,
         }
     }
@@ -531,7 +563,7 @@ impl OptimalSpace {
                 (c.classes(), Box::new(|i| c.orbit(i)))
             }
             OptimalSpace::Corners => {
-                let c = &sym16().cperm;
+                let c = &sym16().corners().cperm;
                 (c.classes(), Box::new(|i| c.orbit(i)))
             }
             OptimalSpace::FlipSortedSliceTwist => {
@@ -624,7 +656,7 @@ impl OptimalBfs {
     fn class_neighbours(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
         let (k, mt) = (self.k, move_tables());
         let classes = match self.space {
-            OptimalSpace::Corners => &k.cperm,
+            OptimalSpace::Corners => &k.corners().cperm,
             _ => &k.flipslice,
         };
         let (c, t) = (rank as usize / N_TWIST, rank as usize % N_TWIST);
@@ -635,7 +667,7 @@ impl OptimalBfs {
                     let (slice, flip) = (x / N_FLIP, x % N_FLIP);
                     mt.slice[slice * 18 + m] as usize * N_FLIP + mt.flip[flip * 18 + m] as usize
                 }
-                _ => k.cperm_move[x * 18 + m] as usize,
+                _ => k.corners().cperm_move[x * 18 + m] as usize,
             };
             let t2 = mt.twist[t * 18 + m] as usize;
             let c2 = classes.class_of[x2] as usize;
@@ -731,7 +763,7 @@ mod tests {
                 );
                 assert_eq!(
                     d.corner_perm(),
-                    k.cperm_conj[c.corner_perm() as usize * N_SYM16 + s]
+                    k.corners().cperm_conj[c.corner_perm() as usize * N_SYM16 + s]
                 );
             }
             // The symmetry named for a value takes it to its representative.
@@ -746,7 +778,7 @@ mod tests {
     fn class_counts_are_kociembas_and_burnsides() {
         let k = sym16();
         assert_eq!(k.flipslice.classes(), FLIPSLICE_CLASSES);
-        assert_eq!(k.cperm.classes(), CPERM_CLASSES);
+        assert_eq!(k.corners().cperm.classes(), CPERM_CLASSES);
         // Burnside: classes = mean number of values each symmetry fixes,
         // counted on cubies (not through the XOR tables).
         let fixed_cperm: usize = (0..N_SYM16)
@@ -889,7 +921,7 @@ mod tests {
                     OptimalSpace::FlipSliceTwist => {
                         k.flipslice.sym_of[c.slice() as usize * N_FLIP + c.flip() as usize]
                     }
-                    OptimalSpace::Corners => k.cperm.sym_of[c.corner_perm() as usize],
+                    OptimalSpace::Corners => k.corners().cperm.sym_of[c.corner_perm() as usize],
                     OptimalSpace::FlipSortedSliceTwist => {
                         (t.class_sym(k, c.flip() as usize, slice_sorted(&c) as usize) & 15) as u8
                     }

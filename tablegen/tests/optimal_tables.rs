@@ -40,7 +40,7 @@ fn corners_table_is_the_unreduced_bfs_and_the_published_count() {
     let k = sym16();
     let raw = dense_bfs(
         &Pair {
-            a: &k.cperm_move,
+            a: &k.corners().cperm_move,
             b: &move_tables().twist,
             a_size: N_PERM8,
             b_size: N_TWIST,

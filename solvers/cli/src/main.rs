@@ -148,6 +148,11 @@ struct SolveArgs {
     /// counted from when the tables are loaded).
     #[arg(long, value_name = "MS")]
     hard_limit: Option<u64>,
+    /// Threads of the solve (default: one per core). 4x4x4: its nine
+    /// phase-1 choices dealt out among them (at most nine); optimal 3x3x3:
+    /// its search's tasks.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
     /// Also draw the position and the position after each phase of the
     /// solution, as SVG pictures 00-start.svg, 01-PHASE.svg, ... in DIR
     /// (made if missing).
@@ -204,6 +209,12 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         .into());
     }
     let position = p.parse(&args.position.input()?)?;
+    if let Some(n) = args.threads {
+        // The first and only pool of the process: this cannot fail here.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.into())
+            .build_global();
+    }
     let time_budget = args.time_budget.map(Duration::from_millis);
     // A hard limit given is counted from the start, never below the budget.
     let limit = args
@@ -241,6 +252,7 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         optimal: args.optimal,
         optimal_tables: args.optimal_tables,
         exact_phase1: args.exact_phase1,
+        threads: args.threads.map_or(0, usize::from),
     };
     let solution = solver.solve(&position, &opts)?;
     // The process ends soon: its exit frees the tables at once, where

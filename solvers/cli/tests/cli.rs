@@ -110,11 +110,13 @@ fn a_4x4x4_with_oll_parity_is_solved() {
     // fresh clone's first run) before the clock starts.
     solvers::cube4::Solver::load(&solvers::tables::test_tables_dir(), true).unwrap();
     let oll = "Rw U2 x Rw U2 Rw U2 Rw' U2 Lw U2 Rw' U2 Rw U2 Rw' U2 Rw'";
-    for after in ["", " R", " Uw R"] {
+    // On every core, on one thread, on three.
+    for (after, threads) in [("", None), (" R", Some("1")), (" Uw R", Some("3"))] {
         let out = cubesolve()
             .args(["solve", "--puzzle", "4x4x4", "--json"])
             .args(["--scramble", &format!("{oll}{after}")])
             .args(["--hard-limit", "20000"])
+            .args(threads.map(|t| ["--threads", t]).into_iter().flatten())
             .output()
             .unwrap();
         assert!(out.status.success(), "{after}: {:?}", out);
@@ -219,6 +221,15 @@ fn bad_input_exits_2_with_one_line() {
             "UUURRRRUFFFFDDDDLLLLBBBB",
         ],
         vec!["solve", "--puzzle", "2x2x2", "--scramble", "2R"],
+        vec![
+            "solve",
+            "--puzzle",
+            "4x4x4",
+            "--scramble",
+            "R",
+            "--threads",
+            "0",
+        ],
         vec!["solve", "--puzzle", "megaminx", "--scramble", "R"],
         // URF corner twisted in place (U9 R1 F3 = R F U).
         vec![

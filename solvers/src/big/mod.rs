@@ -217,7 +217,7 @@ impl Solver {
                 let route = sc.spawn(|| nested::Nested::load(n, opts, dir, quiet));
                 // The innermost cube: a 4x4x4 for even N.
                 let four = if n.is_multiple_of(2) {
-                    Some(Box::new(crate::cube4::Solver::load(dir, quiet)?))
+                    Some(Box::new(crate::cube4::Solver::load_reduction(dir, quiet)?))
                 } else {
                     None
                 };
@@ -231,7 +231,7 @@ impl Solver {
                 Ok::<_, SolveError>(Small::Nested(four, five, Box::new(route)))
             })?
         } else if n.is_multiple_of(2) {
-            Small::Four(Box::new(crate::cube4::Solver::load(dir, quiet)?))
+            Small::Four(Box::new(crate::cube4::Solver::load_reduction(dir, quiet)?))
         } else {
             Small::Five(Box::new(crate::cube5::Solver::load(dir, quiet)?))
         };

@@ -409,8 +409,11 @@ impl Solver {
     /// The shortest solution shorter than `below` moves found in `time` (the
     /// search keeps shortening until the time is up or no shorter one
     /// exists); no moves if none is found (for a cube that is not solved).
+    /// Phase 1 is bounded by its exact distances if they were loaded
+    /// ([`Solver::load_exact_phase1`]).
     pub fn solve_below(&self, cube: &CubieCube, below: usize, time: Duration) -> Vec<usize> {
-        self.run(cube, below.min(ANY_LENGTH), 0, time, (true, false))
+        let exact = self.exact.get().is_some();
+        self.run(cube, below.min(ANY_LENGTH), 0, time, (true, exact))
             .0
     }
 

@@ -220,6 +220,8 @@ impl Optimal {
             })
         });
         let (k, mt) = (sym16(), move_tables());
+        // Made here, not by the first lookup inside the parallel search.
+        let _ = k.corners();
         let syms48: Vec<(CubieCube, CubieCube, bool)> = tablegen::cube::rotations24()
             .iter()
             .flat_map(|alg| {
@@ -355,7 +357,7 @@ impl Optimal {
             out.slice[a] = self.slice_moves[n.slice[a] as usize * 18 + ma];
             out.twist[a] = mt.twist[n.twist[a] as usize * 18 + ma];
         }
-        out.cperm = self.k.cperm_move[n.cperm as usize * 18 + m];
+        out.cperm = self.k.corners().cperm_move[n.cperm as usize * 18 + m];
         out
     }
 

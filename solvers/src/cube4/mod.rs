@@ -28,6 +28,7 @@ use crate::SolveError;
 use phase2::{either_frame, without_dlb_wide, P2};
 use phase3::{PairCentres, N3, P3};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::corners::read_corners;
@@ -60,7 +61,8 @@ pub struct Options {
     /// Phase 1 on all three axes, each with each colour pair (else the U/D
     /// colours on U-D only).
     pub all_axes: bool,
-    /// Phase-2 solutions handed to phase 3, which keeps the shortest total.
+    /// Phase-2 solutions handed to phase 3, which keeps the shortest total
+    /// (over all threads: each thread's phase 2 hands on its share).
     pub phase2_candidates: usize,
     /// Node budget of the phase-2 search (it stops early once it has one).
     pub phase2_nodes: u64,
@@ -82,6 +84,12 @@ pub struct Options {
     /// Time after which a solve that has found nothing gives up with
     /// [`SolveError::OutOfTime`] (never less than the time budget).
     pub hard_limit: Duration,
+    /// Threads of a solve (0: one per core, at most nine). The nine phase-1
+    /// choices (axis, colour pair) are dealt out among them; each thread runs
+    /// every phase on its own choices within the time budget, the threads
+    /// share the length of the best whole solution so far (a finish only
+    /// looks for shorter), and the shortest whole is kept.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -100,6 +108,7 @@ impl Default for Options {
             finish_min: Duration::from_millis(5),
             time_budget: Duration::from_millis(240),
             hard_limit: Duration::from_secs(30),
+            threads: 0,
         }
     }
 }
@@ -215,17 +224,46 @@ impl Candidate {
     }
 }
 
+/// The phase-1 choices of a solve: (axis, colour pair) for every axis and
+/// colour pair, or the U/D colours on the U-D axis alone.
+fn choices(opts: &Options) -> Vec<(usize, usize)> {
+    let axes = if opts.all_axes { 3 } else { 1 };
+    (0..axes)
+        .flat_map(|a| (0..axes).map(move |c| (a, c)))
+        .collect()
+}
+
 /// The whole-cube turn `y`.
 fn y_turn() -> Move {
     whole_turn(Face::U, 1)
 }
 
 impl Solver {
-    /// Loads (or builds) every table the reduction uses from `dir`.
+    /// Loads (or builds) every table a solve uses from `dir`, the 3x3x3
+    /// finish's exact phase-1 distances included
+    /// ([`Solver3::load_exact_phase1`], 70 MB: the finishes search about
+    /// half as long for a solution of one length).
     pub fn load(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
+        Self::load_finish(dir, quiet, true)
+    }
+
+    /// Loads (or builds) the tables of the reduction alone
+    /// ([`Solver::reduce`]; a solve then finishes on the 3x3x3 solver's
+    /// own small tables).
+    pub fn load_reduction(dir: &Path, quiet: bool) -> Result<Solver, TableError> {
+        Self::load_finish(dir, quiet, false)
+    }
+
+    fn load_finish(dir: &Path, quiet: bool, exact: bool) -> Result<Solver, TableError> {
         // The 3x3x3 finish loads on a second thread beside the rest.
         std::thread::scope(|sc| {
-            let solver3 = sc.spawn(|| Solver3::load(dir, quiet));
+            let solver3 = sc.spawn(|| {
+                let s = Solver3::load(dir, quiet)?;
+                if exact {
+                    s.load_exact_phase1()?;
+                }
+                Ok(s)
+            });
             let join = || tablegen::joined(solver3);
             Self::load_with(dir, quiet, join)
         })
@@ -397,6 +435,7 @@ impl Solver {
         state: &[u8],
         opts: &Options,
         clock: Clock,
+        choices: &[(usize, usize)],
     ) -> Result<Vec<Candidate>, SolveError> {
         let cube = &self.stages.cube;
         let st0 = &self.stages.stages[0];
@@ -409,11 +448,13 @@ impl Solver {
         // move sequence that solves it solves the original in another
         // orientation).
         let recolours = recolourings();
+        let rotations = axis_rotations();
         let mut seen = std::collections::HashSet::new();
-        for (axis, rotation) in axis_rotations().into_iter().take(axes).enumerate() {
+        for &(axis, colour) in choices {
             let mut turned = state.to_vec();
-            cube.apply_alg(&mut turned, &rotation);
-            for colour in recolours.iter().take(axes) {
+            cube.apply_alg(&mut turned, &rotations[axis]);
+            {
+                let colour = &recolours[colour];
                 let turned: Vec<u8> = turned.iter().map(|&c| colour[c as usize]).collect();
                 let cap = opts.phase1_candidates.div_ceil(axes * axes);
                 for p1 in self.phase1_candidates(&turned, opts.phase1_slack, cap)? {
@@ -490,7 +531,7 @@ impl Solver {
             ..Options::default()
         };
         let clock = clock_of(Instant::now(), &opts);
-        let mut c = self.reduce_candidates(state, &opts, clock)?;
+        let mut c = self.reduce_candidates(state, &opts, clock, &[(0, 0)])?;
         let mut c = c.swap_remove(0);
         if c.turned {
             c.moves.push(y_turn());
@@ -628,7 +669,7 @@ impl Solver {
     pub fn reduce(&self, state: &[u8], opts: Options) -> Result<Vec<Move>, SolveError> {
         self.check(state)?;
         let clock = clock_of(Instant::now(), &opts);
-        let cands = self.reduce_candidates(state, &opts, clock)?;
+        let cands = self.reduce_candidates(state, &opts, clock, &choices(&opts))?;
         let found = self.pair_candidates(&cands, &opts, clock)?;
         found
             .into_iter()
@@ -637,12 +678,88 @@ impl Solver {
             .ok_or_else(|| SolveError::Internal("no phase-3 solution".into()))
     }
 
-    /// Solves a checked state with the U colour ending on U, R on R and so on.
+    /// Solves a checked state with the U colour ending on U, R on R and so on:
+    /// the phase-1 choices dealt out among the threads, the shortest whole
+    /// of theirs kept.
     fn solve_in_frame(&self, state: &[u8], opts: Options) -> Result<Solution4, SolveError> {
         let start = Instant::now();
+        let all = choices(&opts);
+        let threads = match opts.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+        .clamp(1, all.len());
+        let best = AtomicUsize::new(usize::MAX);
+        if threads == 1 {
+            return self
+                .solve_choices(state, &opts, start, &all, &best)?
+                .ok_or_else(|| SolveError::Internal("no phase-3 solution".into()));
+        }
+        let groups: Vec<Vec<(usize, usize)>> = (0..threads)
+            .map(|t| all.iter().copied().skip(t).step_by(threads).collect())
+            .collect();
+        // Each thread's phase 2 hands on its share of the ends: phases 1 to 3
+        // take about the time they take on one thread, and the finishes get
+        // the threads' time over.
+        let opts = Options {
+            phase2_candidates: opts.phase2_candidates.div_ceil(threads),
+            ..opts
+        };
+        let results: Vec<Result<Option<Solution4>, SolveError>> = std::thread::scope(|sc| {
+            let handles: Vec<_> = groups
+                .iter()
+                .map(|g| sc.spawn(|| self.solve_choices(state, &opts, start, g, &best)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(SolveError::Internal("a 4x4x4 solve thread panicked".into()))
+                    })
+                })
+                .collect()
+        });
+        // The shortest whole; if no thread found one, the first error.
+        let mut first_err = None;
+        let mut shortest: Option<Solution4> = None;
+        for r in results {
+            match r {
+                Ok(Some(s))
+                    if shortest
+                        .as_ref()
+                        .is_none_or(|b| s.moves.len() < b.moves.len()) =>
+                {
+                    shortest = Some(s)
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        match (shortest, first_err) {
+            (Some(s), _) => Ok(s),
+            (None, Some(e)) => Err(e),
+            (None, None) => Err(SolveError::Internal("no 4x4x4 solve thread".into())),
+        }
+    }
+
+    /// Every phase on the phase-1 `choices` (axis, colour pair), within the
+    /// time budget from `start`: the shortest whole found, or `None` if it
+    /// found nothing shorter than another thread's (`shared`: the length of
+    /// the shortest whole so far over every thread).
+    fn solve_choices(
+        &self,
+        state: &[u8],
+        opts: &Options,
+        start: Instant,
+        choices: &[(usize, usize)],
+        shared: &AtomicUsize,
+    ) -> Result<Option<Solution4>, SolveError> {
+        let opts = *opts;
         let clock = clock_of(start, &opts);
         let cube = &self.stages.cube;
-        let cands = self.reduce_candidates(state, &opts, clock)?;
+        let cands = self.reduce_candidates(state, &opts, clock, choices)?;
         let found = self.pair_candidates(&cands, &opts, clock)?;
         // The 3x3x3 finish of each phase-3 solution; the shortest whole wins.
         // Each finish only has to beat the best so far, in what is left of the
@@ -669,18 +786,27 @@ impl Solver {
             }
         }
         let count = finals.len();
+        // The length to beat: this thread's best or another's.
+        let to_beat = |best: &Option<Solution4>| {
+            best.as_ref()
+                .map_or(usize::MAX, |b| b.moves.len())
+                .min(shared.load(Ordering::Relaxed))
+        };
         for (i, (cand, m3, rotation, cc)) in finals.into_iter().enumerate() {
             let before = cand.moves.len() + m3.len();
-            let target = match &best {
-                Some(b) => b.moves.len().saturating_sub(before + 1),
-                None => 21,
+            let known = to_beat(&best);
+            let some = known < usize::MAX;
+            let target = if some {
+                known.saturating_sub(before + 1)
+            } else {
+                21
             };
             // Past the time budget, the best so far is the answer.
-            if best.is_some() && start.elapsed() >= opts.time_budget {
+            if some && start.elapsed() >= opts.time_budget {
                 break;
             }
             // A finish that cannot beat the best so far is not tried.
-            if best.is_some() && self.solver3.lower_bound(&cc) > target {
+            if some && self.solver3.lower_bound(&cc) > target {
                 continue;
             }
             // Each cube gets its share of what is left of the budget (at least
@@ -690,7 +816,7 @@ impl Solver {
             let share = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
             let end = Instant::now() + share.max(opts.finish_min);
             let mut below = target + 1;
-            for take_any in [best.is_none(), false] {
+            for take_any in [!some, false] {
                 let rem = end.saturating_duration_since(Instant::now());
                 let found = if take_any {
                     self.solver3.solve(
@@ -698,6 +824,8 @@ impl Solver {
                         crate::cube3::Options {
                             max_length: 21,
                             time_budget: rem,
+                            // Used if loaded (`Solver::load`).
+                            exact_phase1: true,
                             ..Default::default()
                         },
                     )
@@ -725,6 +853,7 @@ impl Solver {
                     if found_len > all.len() {
                         phases.push(("merged", found_len - all.len()));
                     }
+                    shared.fetch_min(all.len(), Ordering::Relaxed);
                     best = Some(Solution4 { moves: all, phases });
                 }
                 if !take_any {
@@ -734,7 +863,10 @@ impl Solver {
                 }
             }
         }
-        best.ok_or_else(|| SolveError::Internal("no phase-3 solution".into()))
+        if best.is_none() && shared.load(Ordering::Relaxed) == usize::MAX {
+            return Err(SolveError::Internal("no phase-3 solution".into()));
+        }
+        Ok(best)
     }
 
     /// Refuses a state that is not a real 4x4x4 (`validate` checks the
@@ -760,6 +892,7 @@ impl crate::puzzle::CubeSolver for Solver {
         if let Some(t) = opts.time_budget {
             o.time_budget = t;
         }
+        o.threads = opts.threads;
         let sol = Solver::solve(self, state, o)?;
         Ok(crate::Solution::of_moves(&sol.moves, &sol.phases))
     }

@@ -427,6 +427,47 @@ fn parity_states_are_solved() {
     }
 }
 
+/// Any thread count deals out the nine phase-1 choices and gives a
+/// solution that solves the cube (one thread, an even and an uneven share,
+/// one choice per thread, more threads than choices).
+#[test]
+fn any_thread_count_solves() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    for (i, threads) in [1, 2, 4, 9, 20].into_iter().enumerate() {
+        let s = tablegen::cube4::random_state(100 + i as u64);
+        let opts = Options {
+            threads,
+            time_budget: Duration::from_millis(60),
+            ..Options::default()
+        };
+        let sol = s4
+            .solve(&s, opts)
+            .unwrap_or_else(|e| panic!("{threads} threads: {e}"));
+        let mut t = s.clone();
+        cube.apply_alg(&mut t, &sol.moves);
+        assert!(cube.is_solved(&t), "{threads} threads");
+        let merged: usize = sol
+            .phases
+            .iter()
+            .filter(|p| p.0 == "merged")
+            .map(|p| p.1)
+            .sum();
+        let phases: usize = sol
+            .phases
+            .iter()
+            .filter(|p| p.0 != "merged")
+            .map(|p| p.1)
+            .sum();
+        assert_eq!(
+            phases,
+            sol.moves.len() + merged,
+            "{threads} threads: {:?}",
+            sol.phases
+        );
+    }
+}
+
 /// A solved cube held in any of the 24 orientations gets the empty
 /// solution; one turned and then given two turns gets two.
 #[test]
@@ -485,12 +526,24 @@ fn near_reduced_states_are_solved() {
         for _ in 0..len {
             cube.apply(&mut s, g[rng.gen_range(0..g.len())]);
         }
+        // On every core.
         let sol = s4.solve(&s, Options::default()).unwrap();
         let mut t = s.clone();
         cube.apply_alg(&mut t, &sol.moves);
         assert!(cube.is_solved(&t));
-        // The reduction is no longer than the scramble (the empty phases 1
-        // and 2 are a candidate, and phase 3 deepens on the total length).
+        // On one thread (all nine phase-1 choices), the reduction is no
+        // longer than the scramble (the empty phases 1 and 2 are a
+        // candidate, and phase 3 deepens on the total length). Over several
+        // threads, one without the empty phase 1 may find a whole solution
+        // as short with a longer reduction, and the first found is kept.
+        let one = Options {
+            threads: 1,
+            ..Options::default()
+        };
+        let sol = s4.solve(&s, one).unwrap();
+        let mut t = s.clone();
+        cube.apply_alg(&mut t, &sol.moves);
+        assert!(cube.is_solved(&t));
         let reduce: usize = sol.phases[..3].iter().map(|p| p.1).sum();
         assert!(
             reduce <= len,
