@@ -180,7 +180,7 @@ def main(argv):
               f"The {peer_name} driver solves on one thread.")
     build = path("peer-build.measure")
     if os.path.exists(build):
-        wall, rss, _ = measures(build)[-1]
+        wall, rss, *_ = measures(build)[-1]
         print(f"- {peer_name} built its tables on this first run: {wall:.0f} s, peak RSS {mib(rss)}.")
 
     for f in failures:

@@ -4,13 +4,14 @@
 # solution of both sides replayed on an independent facelet model; one
 # Markdown table. See README.md here.
 #   ci/peer-bench-big/run.sh 4x4x4|5x5x5 --peer PEER_CHECKOUT [--count N]
-#       [--seed S] [--bin CUBESOLVE] [--out DIR] [--threads N] [--ours-only]
+#       [--seed S] [--bin CUBESOLVE] [--out DIR] [--threads N]
+#       [--time-budget MS] [--ours-only]
 # --ours-only: run cubesolve again and keep the peer's results of an earlier
 # run in OUT (refused unless the states are the same).
 set -euo pipefail
 
 usage() {
-  sed -n '6,9s/^# \{0,1\}//p' "$0" >&2
+  sed -n '6,10s/^# \{0,1\}//p' "$0" >&2
   exit 2
 }
 die() {
@@ -37,7 +38,7 @@ case $puzzle in
 esac
 
 peer="" count=200 seed=1 bin=$root/target/release/cubesolve out=$root/target/peer-bench-big
-ours_only=0 threads=()
+ours_only=0 ours_args=()
 while [ $# -gt 0 ]; do
   if [ "$1" = --ours-only ]; then
     ours_only=1
@@ -51,7 +52,8 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2 ;;
     --bin) bin=$(abspath "$2") ;;
     --out) out=$(abspath "$2") ;;
-    --threads) threads=(--threads "$2") ;;
+    --threads) ours_args+=(--threads "$2") ;;
+    --time-budget) ours_args+=(--time-budget "$2") ;;
     *) die "unknown option $1" ;;
   esac
   shift 2
@@ -126,7 +128,7 @@ fi
 solved=$(python3 -c "print(''.join(f * $n * $n for f in 'URFDLB'))")
 note "cubesolve: start-up (3 solved-cube solves) and $count solves"
 for _ in 1 2 3; do
-  measure "$work/ours-startup.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --state "$solved" --json "${threads[@]}" \
+  measure "$work/ours-startup.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --state "$solved" --json "${ours_args[@]}" \
     >>"$work/ours-startup.jsonl" 2>>"$log" || die "cubesolve cannot solve the solved $puzzle (see $log)"
 done
 # The tables it reads: the files it opens (strace), else all 3x3x3-* and PUZZLE-* files by name.
@@ -145,7 +147,7 @@ fi
 i=0
 while read -r state; do
   i=$((i + 1))
-  if measure "$work/ours.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --state "$state" --json "${threads[@]}" \
+  if measure "$work/ours.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --state "$state" --json "${ours_args[@]}" \
     >"$tmp/solve.json" 2>>"$log" && [ -s "$tmp/solve.json" ]; then
     cat "$tmp/solve.json" >>"$work/ours.jsonl"
   else

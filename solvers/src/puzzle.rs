@@ -224,8 +224,9 @@ pub trait CubeSolver: Send + Sync + Sized + 'static {
     /// A random-state scramble: by default the inverse of this solver's
     /// solution of [`CubeSolver::random_state`].
     fn scramble_cube(&self, n: usize, seed: u64) -> Result<Scramble, SolveError> {
-        let sol = self.solve_cube(&Self::random_state(n, seed), &Options::default())?;
-        cube_scramble(n, &sol)
+        let state = Self::random_state(n, seed);
+        let sol = self.solve_cube(&state, &Options::default())?;
+        cube_scramble(n, &sol, Some(&state))
     }
 }
 
@@ -281,15 +282,50 @@ pub fn rng(seed: u64) -> rand_xoshiro::Xoshiro256PlusPlus {
 }
 
 /// A scramble from a cube state's solution: the solution's inverse, and the
-/// state those moves make from solved (the state solved, up to the whole-cube
-/// orientation the solver ended in).
-pub fn cube_scramble(n: usize, solution: &Solution) -> Result<Scramble, SolveError> {
-    let moves = invert(&solution.moves);
+/// state those moves make from solved.
+///
+/// A cube without fixed centres may end its solution solved in another
+/// orientation; the inverse then makes `target` with its colours renamed,
+/// and which names depends on the solution found (on the time a solve had).
+/// Given `target`, the scramble makes exactly it: the inverse turned for
+/// that orientation, then the whole-cube turn to it (`... x2 y`; the
+/// position is the one the moves make, the turn only how it is held), so
+/// one seed always gives one state.
+pub fn cube_scramble(
+    n: usize,
+    solution: &Solution,
+    target: Option<&[u8]>,
+) -> Result<Scramble, SolveError> {
+    let mut moves = invert(&solution.moves);
     let cube = CubeN::new(n);
     let alg =
         tablegen::notation::parse_alg(&moves).map_err(|e| SolveError::Internal(e.to_string()))?;
     let mut st = cube.solved();
     cube.apply_alg(&mut st, &alg);
+    if let Some(target) = target.filter(|t| *t != st.as_slice()) {
+        let wrong =
+            || SolveError::Internal("the solution does not solve the scrambled state".into());
+        // The turn `q` with `q` then the inverse making `target`; the same
+        // as the inverse renamed for `q`, then `q`.
+        let q = tablegen::cube::rotations24()
+            .into_iter()
+            .find(|r| {
+                let mut t = cube.solved();
+                cube.apply_alg(&mut t, r);
+                cube.apply_alg(&mut t, &alg);
+                t == target
+            })
+            .ok_or_else(wrong)?;
+        let mut turned = tablegen::cube::unrotate(&alg, &q);
+        turned.extend(&q);
+        let mut t = cube.solved();
+        cube.apply_alg(&mut t, &turned);
+        if t != target {
+            return Err(wrong());
+        }
+        moves = tablegen::notation::format_alg(&turned);
+        st = t;
+    }
     Ok(Scramble {
         moves,
         state: Some(cube.format_state(&st, FaceOrder::Urfdlb)),
@@ -322,4 +358,46 @@ pub fn clock_seed() -> u64 {
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0)
         ^ rand::thread_rng().gen::<u64>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4x4x4 solution that ends solved in another orientation (`Lw'`
+    /// undoes `Rw` and turns the cube): the scramble made from it gives the
+    /// state asked for, ending in the whole-cube turn to it; without a
+    /// target, the state made is the one asked for with its colours renamed.
+    #[test]
+    fn a_scramble_makes_its_target_whatever_the_orientation_solved_in() {
+        let cube = CubeN::new(4);
+        for (scramble, solution) in [("Rw", "Lw'"), ("Rw U2 Fw", "Fw' U2 Lw'"), ("R U", "U' R'")] {
+            let mut target = cube.solved();
+            cube.apply_alg(
+                &mut target,
+                &tablegen::notation::parse_alg(scramble).unwrap(),
+            );
+            let mut s = target.clone();
+            cube.apply_alg(&mut s, &tablegen::notation::parse_alg(solution).unwrap());
+            assert!(cube.is_solved(&s), "{solution}");
+            let sol = Solution {
+                moves: solution.split(' ').map(String::from).collect(),
+                phases: Vec::new(),
+                optimal: false,
+            };
+            let made = cube_scramble(4, &sol, Some(&target)).unwrap();
+            assert_eq!(
+                made.state.as_deref(),
+                Some(cube.format_state(&target, FaceOrder::Urfdlb).as_str()),
+                "{scramble}"
+            );
+            let mut t = cube.solved();
+            cube.apply_alg(&mut t, &tablegen::notation::parse_alg(&made.moves).unwrap());
+            assert_eq!(t, target, "{scramble}: {}", made.moves);
+            let plain = cube_scramble(4, &sol, None).unwrap();
+            assert_eq!(plain.moves, invert(&sol.moves));
+            // Only the solution that ends turned needs the turn.
+            assert_eq!(plain.state == made.state, scramble == "R U", "{scramble}");
+        }
+    }
 }

@@ -599,7 +599,8 @@ impl crate::puzzle::CubeSolver for Solver {
             phases: Vec::new(),
             optimal: false,
         };
-        crate::puzzle::cube_scramble(3, &sol)
+        // Fixed centres: the inverse makes the cube's own state.
+        crate::puzzle::cube_scramble(3, &sol, None)
     }
 }
 
