@@ -453,27 +453,25 @@ impl Solver {
         for &(axis, colour) in choices {
             let mut turned = state.to_vec();
             cube.apply_alg(&mut turned, &rotations[axis]);
-            {
-                let colour = &recolours[colour];
-                let turned: Vec<u8> = turned.iter().map(|&c| colour[c as usize]).collect();
-                let cap = opts.phase1_candidates.div_ceil(axes * axes);
-                for p1 in self.phase1_candidates(&turned, opts.phase1_slack, cap)? {
-                    let moves: Vec<Move> = p1.iter().map(|&m| st0.moves[m]).collect();
-                    let mut s = turned.clone();
-                    cube.apply_alg(&mut s, &moves);
-                    // A start that is another one turned (by a whole-cube turn
-                    // keeping the U-D axis) gives the same phases 2 and 3.
-                    if !seen.insert(self.canonical(&s)) {
-                        continue;
-                    }
-                    starts.push(Chain {
-                        axis,
-                        lens: vec![moves.len()],
-                        moves,
-                        state: s,
-                        marks: 0,
-                    });
+            let colour = &recolours[colour];
+            let turned: Vec<u8> = turned.iter().map(|&c| colour[c as usize]).collect();
+            let cap = opts.phase1_candidates.div_ceil(axes * axes);
+            for p1 in self.phase1_candidates(&turned, opts.phase1_slack, cap)? {
+                let moves: Vec<Move> = p1.iter().map(|&m| st0.moves[m]).collect();
+                let mut s = turned.clone();
+                cube.apply_alg(&mut s, &moves);
+                // A start that is another one turned (by a whole-cube turn
+                // keeping the U-D axis) gives the same phases 2 and 3.
+                if !seen.insert(self.canonical(&s)) {
+                    continue;
                 }
+                starts.push(Chain {
+                    axis,
+                    lens: vec![moves.len()],
+                    moves,
+                    state: s,
+                    marks: 0,
+                });
             }
         }
         // The most promising starts by their bound on phases 1 and 2, first
@@ -531,7 +529,7 @@ impl Solver {
             ..Options::default()
         };
         let clock = clock_of(Instant::now(), &opts);
-        let mut c = self.reduce_candidates(state, &opts, clock, &[(0, 0)])?;
+        let mut c = self.reduce_candidates(state, &opts, clock, &choices(&opts))?;
         let mut c = c.swap_remove(0);
         if c.turned {
             c.moves.push(y_turn());
