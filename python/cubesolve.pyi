@@ -56,8 +56,8 @@ def solve(
     this long (default 21). `time_budget_ms`: return the best solution found
     after this long (3x3x3 default 1000, 4x4x4 240). `optimal=True` (3x3x3):
     the shortest solution, proven, in the half-turn metric, on the tables
-    `optimal_tables` ("large", 670 MB, or "small", 73 MB and slower; built on
-    first use); past `hard_limit_ms` (optimal default: 10 minutes) a
+    `optimal_tables` ("large", 670 MB; "huge", 1.34 GB and faster; or
+    "small", 73 MB and slower; built on first use); past `hard_limit_ms` (optimal default: 10 minutes) a
     RuntimeError names the depth ruled out and the best solution found.
     `exact_phase1=True` (3x3x3): phase 1 bounded by its exact distances (70 MB,
     loaded once per process on the first such solve): about twice as fast at

@@ -124,8 +124,8 @@ def test_optimal_3x3x3_on_the_small_tables(tables):
     assert not cubesolve.solve("3x3x3", scramble="R U2 F' L D2 B R' U F2 L'", tables=tables).optimal
     with pytest.raises(ValueError, match="optimal"):
         cubesolve.solve("4x4x4", scramble="R", tables=tables, optimal=True)
-    with pytest.raises(ValueError, match="small or large"):
-        cubesolve.solve("3x3x3", scramble="R", tables=tables, optimal=True, optimal_tables="huge")
+    with pytest.raises(ValueError, match="small, large or huge"):
+        cubesolve.solve("3x3x3", scramble="R", tables=tables, optimal=True, optimal_tables="giant")
 
 
 def test_exact_phase1_solves_within_the_length_asked(tables):

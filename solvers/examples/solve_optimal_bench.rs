@@ -4,7 +4,7 @@
 //! nodes per second, table bytes and peak memory. Every solution is
 //! replayed on cubies.
 //!
-//! `cargo run --release -p solvers --example solve_optimal_bench [-- COUNT] [--first SEED] [--limit SECS] [--tables-size small|large] [--states FILE] [--verbose]`
+//! `cargo run --release -p solvers --example solve_optimal_bench [-- COUNT] [--first SEED] [--limit SECS] [--tables-size small|large|huge] [--states FILE] [--verbose]`
 //!
 //! With `--states FILE`, the states are the file's lines (54-letter facelet
 //! strings, URFDLB) instead, as for a side-by-side run with another solver.
@@ -69,7 +69,7 @@ fn main() {
     let size = solvers::cube3::optimal::TableSize::parse(
         &arg("--tables-size").unwrap_or_else(|| "large".into()),
     )
-    .expect("--tables-size small or large");
+    .expect("--tables-size small, large or huge");
     let opt = solver.optimal(size).expect("optimal tables");
     println!(
         "machine: {} threads; tables loaded in {:.2} s, {} bytes",

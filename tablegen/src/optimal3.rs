@@ -22,6 +22,11 @@
 //!   1,523,864 flip-sorted-slice classes x 2187 = 3,332,690,568 entries,
 //!   stored as distance mod 3 (667 MB); the search follows each entry's
 //!   exact value move by move.
+//! - **flip-sorted-slice x twist x corner parity** refines it once more: the
+//!   parity of the corner permutation (which the 16 symmetries keep and a
+//!   quarter turn changes) is a last binary digit of the entry,
+//!   6,665,381,136 entries, mod 3 (1.33 GB). A coset and its parity is at
+//!   the coset's distance or one more: one entry in five is one more.
 //!
 //! An entry is `class * 2187 + twist`, the twist seen through the symmetry
 //! that takes the reduced coordinate to its class representative.
@@ -527,6 +532,26 @@ pub enum OptimalSpace {
     Corners,
     /// Flip-sorted-slice class x twist, 3,332,690,568 entries.
     FlipSortedSliceTwist,
+    /// Flip-sorted-slice class x twist x corner parity, 6,665,381,136
+    /// entries: `(class * 2187 + twist) * 2 + parity`.
+    FlipSortedSliceTwistParity,
+}
+
+/// The parity of the corner permutation of each of the 18 moves: 1 for a
+/// quarter turn, 0 for a half turn.
+pub fn move_parity() -> [u8; 18] {
+    std::array::from_fn(|m| corner_parity(&moves()[m]))
+}
+
+/// The parity of a cube's corner permutation (that of its edges too).
+pub fn corner_parity(c: &CubieCube) -> u8 {
+    let mut x = 0;
+    for i in 0..8 {
+        for j in i + 1..8 {
+            x ^= u8::from(c.cp[i] > c.cp[j]);
+        }
+    }
+    x
 }
 
 impl OptimalSpace {
@@ -542,7 +567,23 @@ impl OptimalSpace {
             OptimalSpace::FlipSortedSliceTwist => {
                 "cube3 flipsortedsliceclass{Y^a Z2^b M^c}(min rep of (udslice*24+order)*2048+flip, ascending)*2187+twist(S t S)"
             }
+            OptimalSpace::FlipSortedSliceTwistParity => {
+                "cube3 (flipsortedsliceclass{Y^a Z2^b M^c}(min rep of (udslice*24+order)*2048+flip, ascending)*2187+twist(S t S))*2+cornerparity"
+            }
         }
+    }
+
+    /// Whether the last binary digit of an entry is the corner parity.
+    pub fn has_parity(self) -> bool {
+        self == OptimalSpace::FlipSortedSliceTwistParity
+    }
+
+    /// Whether the space's coordinate is the flip-sorted-slice one.
+    pub fn is_sorted(self) -> bool {
+        matches!(
+            self,
+            OptimalSpace::FlipSortedSliceTwist | OptimalSpace::FlipSortedSliceTwistParity
+        )
     }
 
     /// Number of entries.
@@ -552,6 +593,9 @@ impl OptimalSpace {
             OptimalSpace::FlipSliceTwist => (k.flipslice.classes() * N_TWIST) as u64,
             OptimalSpace::Corners => (k.corners().cperm.classes() * N_TWIST) as u64,
             OptimalSpace::FlipSortedSliceTwist => (sorted_slice().classes() * N_TWIST) as u64,
+            OptimalSpace::FlipSortedSliceTwistParity => {
+                (sorted_slice().classes() * N_TWIST * 2) as u64
+            }
         }
     }
 
@@ -566,7 +610,7 @@ impl OptimalSpace {
                 let c = &sym16().corners().cperm;
                 (c.classes(), Box::new(|i| c.orbit(i)))
             }
-            OptimalSpace::FlipSortedSliceTwist => {
+            OptimalSpace::FlipSortedSliceTwist | OptimalSpace::FlipSortedSliceTwistParity => {
                 let c = sorted_slice();
                 (c.classes(), Box::new(|i| c.orbit(i)))
             }
@@ -574,15 +618,17 @@ impl OptimalSpace {
     }
 
     /// The histogram over the whole unreduced space (every coset, or every
-    /// corner position) from a reduced table's `depth` per entry: each class
-    /// row stands for its orbit's values, each with a row of the same depths.
+    /// corner position; every coset twice, with either parity) from a
+    /// reduced table's `depth` per entry: each class row stands for its
+    /// orbit's values, each with a row of the same depths.
     pub fn unreduced_histogram(self, depth: impl Fn(usize) -> u8) -> Vec<u64> {
         let (classes, orbit) = self.orbits();
+        let row = N_TWIST << usize::from(self.has_parity());
         let mut hist = Vec::new();
         for c in 0..classes {
             let w = orbit(c);
-            for t in 0..N_TWIST {
-                let d = depth(c * N_TWIST + t) as usize;
+            for t in 0..row {
+                let d = depth(c * row + t) as usize;
                 if hist.len() <= d {
                     hist.resize(d + 1, 0);
                 }
@@ -601,12 +647,15 @@ pub struct OptimalBfs {
     /// per neighbour instead of a chain of small lookups (the build is about
     /// a fifth faster); `None` where its 97 MB could not be had.
     classify: Option<tablefmt::HugeU32>,
+    /// [`move_parity`].
+    parity: [u8; 18],
 }
 
 impl OptimalBfs {
     /// The BFS space of a table.
     pub fn new(space: OptimalSpace) -> OptimalBfs {
-        let classify = (space == OptimalSpace::FlipSortedSliceTwist)
+        let classify = space
+            .is_sorted()
             .then(|| {
                 let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
                 sorted_slice().classify_all(sym16(), threads.min(8)).ok()
@@ -616,6 +665,7 @@ impl OptimalBfs {
             space,
             k: sym16(),
             classify,
+            parity: move_parity(),
         }
     }
 }
@@ -635,18 +685,25 @@ impl Space for OptimalBfs {
             OptimalSpace::Corners => self
                 .k
                 .corners_index(c.corner_perm() as usize, c.twist() as usize),
-            OptimalSpace::FlipSortedSliceTwist => sorted_slice().index(
-                self.k,
-                c.flip() as usize,
-                slice_sorted(&c) as usize,
-                c.twist() as usize,
-            ),
+            OptimalSpace::FlipSortedSliceTwist | OptimalSpace::FlipSortedSliceTwistParity => {
+                sorted_slice().index(
+                    self.k,
+                    c.flip() as usize,
+                    slice_sorted(&c) as usize,
+                    c.twist() as usize,
+                ) << usize::from(self.space.has_parity())
+            }
         };
         vec![i as u64]
     }
-    fn for_each_neighbour(&self, rank: u64, f: impl FnMut(u64) -> bool) {
-        if self.space == OptimalSpace::FlipSortedSliceTwist {
-            return self.sorted_neighbours(rank, f);
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        if self.space.has_parity() {
+            let p = rank & 1;
+            return self
+                .sorted_neighbours(rank >> 1, |m, r| f(r << 1 | (p ^ self.parity[m] as u64)));
+        }
+        if self.space.is_sorted() {
+            return self.sorted_neighbours(rank, |_, r| f(r));
         }
         self.class_neighbours(rank, f)
     }
@@ -678,7 +735,8 @@ impl OptimalBfs {
         }
     }
 
-    fn sorted_neighbours(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+    /// Calls `f(move, neighbour)`.
+    fn sorted_neighbours(&self, rank: u64, mut f: impl FnMut(usize, u64) -> bool) {
         let (k, mt, t) = (self.k, move_tables(), sorted_slice());
         let (c, tw) = (rank as usize / N_TWIST, rank as usize % N_TWIST);
         let x = t.rep[c] as usize;
@@ -692,7 +750,7 @@ impl OptimalBfs {
             let c2 = cs >> 4;
             let t2 = mt.twist[tw * 18 + m] as usize;
             let t2 = k.twist_conj[t2 * N_SYM16 + (cs & 15)] as usize;
-            if !twins(k, c2, t.stabilizer[c2], t2, &mut f) {
+            if !twins(k, c2, t.stabilizer[c2], t2, &mut |r| f(m, r)) {
                 return;
             }
         }
@@ -880,6 +938,31 @@ mod tests {
     }
 
     #[test]
+    fn corner_parity_is_kept_by_the_symmetries_and_changed_by_quarter_turns() {
+        let par = move_parity();
+        for (m, &p) in par.iter().enumerate() {
+            assert_eq!(p, u8::from(m % 3 != 1), "move {m}");
+        }
+        for seed in 0..500 {
+            let c = random_cube(seed);
+            // The edges' parity, counted apart, is the corners'.
+            let mut e = 0;
+            for i in 0..12 {
+                for j in i + 1..12 {
+                    e ^= u8::from(c.ep[i] > c.ep[j]);
+                }
+            }
+            assert_eq!(corner_parity(&c), e);
+            for s in 0..N_SYM16 {
+                assert_eq!(corner_parity(&conj16(&c, s)), corner_parity(&c));
+            }
+            for (m, &p) in par.iter().enumerate() {
+                assert_eq!(corner_parity(&c.apply_move(m)), corner_parity(&c) ^ p);
+            }
+        }
+    }
+
+    #[test]
     fn neighbours_are_the_moved_cubes_entries() {
         let k = sym16();
         let t = sorted_slice();
@@ -887,6 +970,7 @@ mod tests {
             OptimalSpace::FlipSliceTwist,
             OptimalSpace::Corners,
             OptimalSpace::FlipSortedSliceTwist,
+            OptimalSpace::FlipSortedSliceTwistParity,
         ] {
             let bfs = OptimalBfs::new(space);
             let index = |c: &CubieCube| match space {
@@ -904,6 +988,15 @@ mod tests {
                     slice_sorted(c) as usize,
                     c.twist() as usize,
                 ),
+                OptimalSpace::FlipSortedSliceTwistParity => {
+                    t.index(
+                        k,
+                        c.flip() as usize,
+                        slice_sorted(c) as usize,
+                        c.twist() as usize,
+                    ) * 2
+                        + corner_parity(c) as usize
+                }
             } as u64;
             for seed in 0..300 {
                 let c = random_cube(seed);
@@ -922,7 +1015,8 @@ mod tests {
                         k.flipslice.sym_of[c.slice() as usize * N_FLIP + c.flip() as usize]
                     }
                     OptimalSpace::Corners => k.corners().cperm.sym_of[c.corner_perm() as usize],
-                    OptimalSpace::FlipSortedSliceTwist => {
+                    OptimalSpace::FlipSortedSliceTwist
+                    | OptimalSpace::FlipSortedSliceTwistParity => {
                         (t.class_sym(k, c.flip() as usize, slice_sorted(&c) as usize) & 15) as u8
                     }
                 } as usize;

@@ -715,7 +715,7 @@ fn optimal_solves_say_so_and_what_they_proved() {
     assert!(text.contains("best found"), "{text}");
     // Bad sizes and puzzles without an optimal solver are input errors.
     for args in [
-        &["--puzzle", "3x3x3", "--optimal-tables", "huge"][..],
+        &["--puzzle", "3x3x3", "--optimal-tables", "giant"][..],
         &["--puzzle", "4x4x4"][..],
     ] {
         let out = cubesolve()

@@ -64,7 +64,7 @@ pub struct Solver {
     dir: std::path::PathBuf,
     quiet: bool,
     /// The optimal solvers, small and large tables.
-    optimal: [std::sync::OnceLock<optimal::Optimal>; 2],
+    optimal: [std::sync::OnceLock<optimal::Optimal>; 3],
     /// The exact phase-1 distances, loaded on first use
     /// ([`Solver::load_exact_phase1`]).
     exact: std::sync::OnceLock<Nibbles>,

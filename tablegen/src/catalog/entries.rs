@@ -242,6 +242,16 @@ pub fn catalog() -> Vec<TableDef> {
             source: "1,523,864 classes (Burnside) x 3^7; unreduced, the same as a hash-set BFS of the raw triples (to depth 7)",
         },
         TableDef {
+            id: "3x3x3-optimal-flipslicesorted-twist-parity",
+            puzzle: "3x3x3",
+            summary: "optimal solver bound, largest: flip x slice edges' positions and order (class under the 16 U-D symmetries) x twist x corner parity, mod 3",
+            space: SpaceDef::Optimal3(optimal3::OptimalSpace::FlipSortedSliceTwistParity),
+            encoding: Encoding::Trit,
+            expected_states: optimal3::FLIPSSLICE_CLASSES as u64 * 2187 * 2,
+            expected_histogram: None,
+            source: "1,523,864 classes (Burnside) x 3^7 x 2; unreduced, the same as a hash-set BFS of the raw quadruples (to depth 7); each entry pair's least is the parity-free table's entry",
+        },
+        TableDef {
             id: "4x4x4-ud-stage",
             puzzle: "4x4x4",
             summary: "4x4x4 U/D centres staged to U or D, 36 outer block turns",
