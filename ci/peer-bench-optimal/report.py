@@ -10,6 +10,8 @@ import statistics
 import sys
 
 out, solver = sys.argv[1], sys.argv[2]
+size = sys.argv[3] if len(sys.argv) > 3 else "large"
+SIZE_BYTES = {"small": "73 MB", "large": "670 MB", "huge": "1.34 GB"}
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "peer-bench-big"))
 import replay  # noqa: E402
@@ -54,7 +56,7 @@ print(f"{len(both)} of {len(states)} states solved by both, every solution repla
       f"the same optimal length on every state")
 print("| solver | states | moves (lengths) | median | p90 | max |")
 print("|---|---:|---|---:|---:|---:|")
-print(row("ours (large tables, 670 MB)", ours))
+print(row(f"ours ({size} tables, {SIZE_BYTES.get(size, '?')})", ours))
 print(row(f"nissy {solver}", theirs))
 by_len = {}
 for s in both:

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Side by side: our optimal 3x3x3 solver (`solve_optimal_bench`, the large
-# tables) and nissy-core's H48 optimal solver, on the same random states,
+# tables unless --tables-size says small or huge) and nissy-core's H48 optimal solver, on the same random states,
 # both on every core, every solution of both replayed on the independent
 # facelet model of ci/peer-bench-big/replay.py, and the optimal lengths of
 # the two compared state by state (they must be equal: both prove them).
 #
 #   bash ci/peer-bench-optimal/run.sh --peer DIR [--count N] [--solver h48h7]
-#        [--limit SECS] [--out DIR] [--ours-only]
+#        [--limit SECS] [--out DIR] [--ours-only] [--tables-size large|huge|small]
 #
 # DIR is a checkout of sebastianotronto/nissy-core (public C; nothing of it
 # is kept in this repository). Our driver, drive_nissy.c, is compiled with
@@ -17,7 +17,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-peer="" count=20 solver=h48h7 limit=900 out="" ours_only=0
+peer="" count=20 solver=h48h7 limit=900 out="" ours_only=0 size=large
 die() { echo "peer-bench-optimal: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,6 +27,7 @@ while [ $# -gt 0 ]; do
     --limit) limit="${2:-}"; shift 2 ;;
     --out) out="${2:-}"; shift 2 ;;
     --ours-only) ours_only=1; shift ;;
+    --tables-size) size="${2:-}"; shift 2 ;;
     *) die "unknown argument '$1' (see the comment at the top of $0)" ;;
   esac
 done
@@ -35,6 +36,7 @@ if [ "$ours_only" = 0 ]; then
   [ -f "$peer/src/nissy.c" ] || die "$peer does not look like a checkout of nissy-core (no src/nissy.c)"
 fi
 [[ "$count" =~ ^[0-9]+$ ]] && [ "$count" -ge 1 ] || die "--count must be a positive number"
+case "$size" in small|large|huge) ;; *) die "--tables-size must be small, large or huge" ;; esac
 for tool in python3 cargo; do
   command -v "$tool" >/dev/null || die "$tool is not installed"
 done
@@ -77,7 +79,8 @@ else
     >"$out/nissy.tsv"
 fi
 
-note "ours (large tables; each state up to $limit s)"
-"$bin/examples/solve_optimal_bench" --states "$out/states.txt" --limit "$limit" >"$out/ours.log"
+note "ours ($size tables; each state up to $limit s)"
+"$bin/examples/solve_optimal_bench" --states "$out/states.txt" --limit "$limit" \
+  --tables-size "$size" >"$out/ours.log"
 
-python3 "$here/report.py" "$out" "$solver" | tee "$out/table.md"
+python3 "$here/report.py" "$out" "$solver" "$size" | tee "$out/table.md"
