@@ -220,7 +220,7 @@ fn read_position(
 /// found is returned (3x3x3 default 1000, 4x4x4 240). `optimal=True` (3x3x3):
 /// the shortest solution, proven, in the half-turn metric, on the tables
 /// `optimal_tables="large"` (670 MB, built on first use in a few minutes),
-/// `"huge"` (1.34 GB, about six minutes to build; faster) or `"small"` (73 MB,
+/// `"huge"` (1.34 GB, about nine minutes to build; faster) or `"small"` (73 MB,
 /// ten seconds; several times slower); `hard_limit_ms`: the time after which a
 /// solve that has not finished gives up (optimal default: 10 minutes), with
 /// a RuntimeError naming the depth ruled out and the best solution found.

@@ -126,8 +126,8 @@ struct SolveArgs {
     #[arg(long)]
     optimal: bool,
     /// With --optimal: the tables, `large` (670 MB, built on first use in a
-    /// few minutes), `huge` (1.34 GB, about six minutes to build; fewer
-    /// nodes) or `small` (73 MB, ten seconds; several times slower).
+    /// few minutes), `huge` (1.34 GB, about nine minutes to build; 1.4
+    /// times fewer nodes) or `small` (73 MB, ten seconds; several times slower).
     #[arg(long, value_name = "SIZE", default_value = "large", value_parser = parse_size)]
     optimal_tables: solvers::cube3::optimal::TableSize,
     /// 3x3x3: bound phase 1 by its exact distances (the optimal solver's
