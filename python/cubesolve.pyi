@@ -61,8 +61,8 @@ def solve(
     RuntimeError names the depth ruled out and the best solution found.
     `exact_phase1=True` (3x3x3): phase 1 bounded by its exact distances (70 MB,
     loaded once per process on the first such solve): about twice as fast at
-    20 moves, for many solves. `threads` (4x4x4): threads of the solve
-    (default: one per core).
+    20 moves, for many solves. `threads` (4x4x4, 5x5x5): threads of the
+    solve (default: one per core).
     """
 
 def scramble(

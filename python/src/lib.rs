@@ -226,9 +226,9 @@ fn read_position(
 /// a RuntimeError naming the depth ruled out and the best solution found.
 /// `exact_phase1=True` (3x3x3): phase 1 bounded by its exact distances (70 MB,
 /// loaded once per process on the first such solve): about twice as fast at
-/// 20 moves, for many solves. `threads` (4x4x4): threads of the solve
-/// (default: one per core; its nine phase-1 choices are dealt out among
-/// them).
+/// 20 moves, for many solves. `threads` (4x4x4, 5x5x5): threads of the
+/// solve (default: one per core; the 4x4x4's nine phase-1 choices, the
+/// 5x5x5's stage roots and finishes are dealt out among them).
 ///
 /// Returns a Solution with `.moves` (str), `.length` (int), `.phases` (dict).
 /// Raises ValueError for bad input, OSError for a table that cannot be read,

@@ -1,4 +1,5 @@
-//! 5x5x5 benchmark on uniformly random states (warm tables, one thread): the
+//! 5x5x5 benchmark on uniformly random states (warm tables, one solve at a
+//! time on every core, or BENCH5_THREADS threads): the
 //! whole solve (five reduction stages and the 3x3x3 finish), its length in
 //! OBTM (average, min, max, and per stage: the reduction and the finish
 //! apart) and time (median, p99, max); init time, table bytes, peak memory.
@@ -21,7 +22,8 @@
 //! keeps the ends the R/L-layer stage cannot take), BENCH5_REFRAME (0:
 //! stage 3 only in stage 1's frame), BENCH5_SLICE (0: stage 3 in six
 //! frames, each end taken free of the M slice only), BENCH5_C4 /
-//! BENCH5_C5 (stage-4 / stage-5 candidates), BENCH5_FIRST (first seed).
+//! BENCH5_C5 (stage-4 / stage-5 candidates), BENCH5_THREADS (threads of
+//! stages 2 to 5; 0: one per core), BENCH5_FIRST (first seed).
 
 use solvers::cube5::{Options, Solver, STAGES};
 use std::time::{Duration, Instant};
@@ -91,6 +93,7 @@ fn main() {
         "BENCH5_R4" => stage4_roots: size,
         "BENCH5_C4" => stage4_candidates: size,
         "BENCH5_C5" => stage5_candidates: size,
+        "BENCH5_THREADS" => threads: size,
     );
     let dir = tablegen::artifact::tables_dir(None);
     let t = Instant::now();

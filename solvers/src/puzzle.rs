@@ -59,8 +59,9 @@ pub struct Options {
     /// first solve that asks); other puzzles refuse it.
     pub exact_phase1: bool,
     /// Threads a solve may use (0: one per core): the 4x4x4 deals its phase-1
-    /// choices out among them; the optimal 3x3x3 runs on the process's rayon
-    /// pool instead (the CLI sizes it by `--threads`).
+    /// choices out among them, the 5x5x5 each stage's roots and its 3x3x3
+    /// finishes (on the process's rayon pool); the optimal 3x3x3 runs on
+    /// that pool (the CLI sizes it by `--threads`).
     pub threads: usize,
 }
 

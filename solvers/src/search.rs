@@ -18,6 +18,7 @@
 //! solver, whose search is tuned to its own coordinates.
 
 use crate::SolveError;
+use rayon::prelude::*;
 use std::collections::HashSet;
 use std::time::Instant;
 use tablegen::cube::CubeN;
@@ -25,8 +26,9 @@ use tablegen::notation::{Move, MoveKind};
 
 /// One stage of a solver as the engine sees it.
 pub trait Stage {
-    /// A search node: small and copied.
-    type Node: Copy;
+    /// A search node: small and copied (and sent to the threads
+    /// [`next_stage`] deals roots out to).
+    type Node: Copy + Send + Sync;
     /// Whether `n` cannot reach a goal within `left` moves.
     fn prune(&self, n: &Self::Node, left: usize) -> bool;
     /// Whether `n`, not pruned with `left` moves left, is a goal; the tag
@@ -133,6 +135,11 @@ pub struct Policy {
     pub max_nodes: u64,
     /// The longest total length tried.
     pub max_total: usize,
+    /// Threads [`next_stage`] deals the roots out among (in turn, best
+    /// bound first), each searching its share for its share of `want` on
+    /// its share of every node budget; the solutions are merged shortest
+    /// first. 0 or 1: one search on the caller's thread.
+    pub threads: usize,
 }
 
 impl Policy {
@@ -150,6 +157,30 @@ impl Policy {
             grace_nodes: 0,
             max_nodes: u64::MAX,
             max_total,
+            threads: 1,
+        }
+    }
+
+    /// One of `parts` threads' share: its share of the wants and of every
+    /// node budget (a budget of "none" stays none).
+    fn share_of(&self, parts: usize) -> Policy {
+        let p = parts.max(1);
+        let part = |x: u64| {
+            if x == u64::MAX {
+                x
+            } else {
+                x / p as u64
+            }
+        };
+        Policy {
+            want: self.want.div_ceil(p),
+            level_nodes: part(self.level_nodes),
+            enough_nodes: part(self.enough_nodes),
+            more_nodes: part(self.more_nodes),
+            grace_nodes: part(self.grace_nodes),
+            max_nodes: part(self.max_nodes),
+            threads: 1,
+            ..*self
         }
     }
 }
@@ -372,7 +403,11 @@ pub trait Link: Stage {
 /// (what a later stage needs of it): the search goes on below the others and
 /// keeps them aside, the answer only where it finds no goal that passes
 /// ([`Verdict::Spare`]); past the instant given, such a goal ends the search.
-pub struct Checked<'a, L: Link>(pub &'a L, pub &'a dyn Fn(&[u8]) -> bool, pub Instant);
+pub struct Checked<'a, L: Link>(
+    pub &'a L,
+    pub &'a (dyn Fn(&[u8]) -> bool + Sync),
+    pub Instant,
+);
 
 impl<L: Link> Stage for Checked<'_, L> {
     type Node = L::Node;
@@ -431,7 +466,7 @@ impl<L: Link> Link for Checked<'_, L> {
 /// (the best by their bound; ties in the chains' order): up to
 /// `policy.want` longer chains, shortest in total first. `trace`, if given,
 /// gets one line on the search.
-pub fn next_stage<L: Link>(
+pub fn next_stage<L: Link + Sync>(
     cube: &CubeN,
     stage: &L,
     chains: &[Chain],
@@ -471,7 +506,7 @@ pub fn next_stage<L: Link>(
             Verdict::Spare
         }
     };
-    let found = deepen_accepting(stage, &roots, policy, clock, &accept, stage.spares_by());
+    let found = deepen_shared(stage, &roots, policy, clock, &accept, stage.spares_by());
     if let Some(trace) = trace {
         let mut lows: Vec<usize> = roots.iter().map(|r| r.lower - r.before).collect();
         lows.sort_unstable();
@@ -520,6 +555,53 @@ pub fn next_stage<L: Link>(
         });
     }
     Ok(out)
+}
+
+/// [`deepen_accepting`] on `policy.threads` threads of the current rayon
+/// pool: the roots dealt out in turn (so each thread's share has bounds
+/// like the others'), each share deepened on its own with its share of the
+/// policy ([`Policy::share_of`]), the solutions merged by total length
+/// (ties: the thread order), the nodes added up.
+fn deepen_shared<S: Stage + Sync>(
+    stage: &S,
+    roots: &[Root<S::Node>],
+    policy: &Policy,
+    clock: Clock,
+    accept: &(dyn Fn(usize, &[usize], u8) -> Verdict + Sync),
+    spares_by: Option<Instant>,
+) -> Outcome
+where
+    S::Node: Send + Sync,
+{
+    let parts = policy.threads.min(roots.len());
+    if parts <= 1 {
+        return deepen_accepting(stage, roots, policy, clock, accept, spares_by);
+    }
+    let share = policy.share_of(parts);
+    let outs: Vec<Outcome> = (0..parts)
+        .into_par_iter()
+        .map(|t| {
+            let index: Vec<usize> = (t..roots.len()).step_by(parts).collect();
+            let mine: Vec<Root<S::Node>> = index.iter().map(|&k| roots[k]).collect();
+            let accept_mine = |root: usize, path: &[usize], tag: u8| accept(index[root], path, tag);
+            let mut out = deepen_accepting(stage, &mine, &share, clock, &accept_mine, spares_by);
+            for f in &mut out.found {
+                f.root = index[f.root];
+            }
+            out
+        })
+        .collect();
+    let mut merged = Outcome::default();
+    for o in outs {
+        merged.nodes += o.nodes;
+        merged.expired |= o.expired;
+        merged.found.extend(o.found);
+    }
+    // Stable: within one length, the first thread's first.
+    merged
+        .found
+        .sort_by_key(|f| roots[f.root].before + f.path.len());
+    merged
 }
 
 /// One deepening run's state.
@@ -738,6 +820,7 @@ mod tests {
             grace_nodes: 0,
             max_nodes: u64::MAX,
             max_total: 40,
+            threads: 1,
         }
     }
 

@@ -495,6 +495,7 @@ impl Solver {
             grace_nodes: 0,
             max_nodes: u64::MAX,
             max_total: 60,
+            threads: 1,
         };
         let ends = next_stage(
             cube,
@@ -636,6 +637,7 @@ impl Solver {
             grace_nodes: 0,
             max_nodes: opts.exact_nodes,
             max_total: usize::MAX,
+            threads: 1,
         };
         let stage_roots: Vec<Root<N3>> = roots.iter().map(|r| r.0).collect();
         let found = deepen(&p3, &stage_roots, &policy, clock);

@@ -44,7 +44,9 @@ use crate::moves::{axis_rotations, simplify};
 use crate::search::{next_stage, Chain, Checked, Clock, Link, Policy, Rooted, Share};
 use crate::tables::TableError;
 use crate::SolveError;
+use rayon::prelude::*;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 use tablegen::notation::Move;
@@ -120,6 +122,11 @@ pub struct Options {
     /// Called with a line on each stage (its roots, bounds, solutions, time
     /// and nodes) as the reduction runs; none by default.
     pub trace: Option<fn(&str)>,
+    /// Threads of stages 2 to 5 (0: one per core): each stage's roots are
+    /// dealt out among them, each thread searching its share for its share
+    /// of the candidates on its share of the node budgets
+    /// ([`crate::search::Policy::threads`]). On the current rayon pool.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -127,6 +134,7 @@ impl Default for Options {
         Options {
             time_budget: Duration::from_millis(1000),
             hard_limit: HARD_LIMIT,
+            threads: 0,
             stage1_candidates: 200,
             stage1_share: 1,
             stage2_candidates: 100,
@@ -392,7 +400,8 @@ impl Solver {
         if chains.is_empty() {
             return Err(SolveError::OutOfTime("centres-ud".into()));
         }
-        let policy = self.policy(
+        let policy = Self::policy(
+            opts,
             opts.stage2_candidates,
             opts.stage2_level_nodes,
             opts.stage2_grace,
@@ -406,7 +415,8 @@ impl Solver {
             clock,
             opts.trace,
         )?;
-        let policy = self.policy(
+        let policy = Self::policy(
+            opts,
             opts.stage3_candidates,
             opts.stage2_level_nodes,
             opts.stage2_grace,
@@ -493,7 +503,8 @@ impl Solver {
         clock: Clock,
     ) -> Result<Vec<Chain>, SolveError> {
         let chains = self.chains3(state, opts, clock)?;
-        let policy4 = self.policy(
+        let policy4 = Self::policy(
+            opts,
             opts.stage4_candidates,
             opts.pair_level_nodes,
             opts.stage4_grace,
@@ -539,7 +550,8 @@ impl Solver {
             &self.cube,
             &Weighted(&self.last8, 1, opts.last_weight),
             &pair,
-            &self.policy(
+            &Self::policy(
+                opts,
                 opts.stage5_candidates,
                 opts.pair_level_nodes,
                 opts.stage5_grace,
@@ -550,7 +562,7 @@ impl Solver {
         )
     }
 
-    fn policy(&self, want: usize, level_nodes: u64, grace_nodes: u64) -> Policy {
+    fn policy(opts: &Options, want: usize, level_nodes: u64, grace_nodes: u64) -> Policy {
         Policy {
             want,
             level_nodes,
@@ -562,6 +574,10 @@ impl Solver {
             grace_nodes,
             max_nodes: u64::MAX,
             max_total: 120,
+            threads: match opts.threads {
+                0 => rayon::current_num_threads(),
+                n => n,
+            },
         }
     }
 
@@ -622,11 +638,64 @@ impl Solver {
         validate(&self.cube, state)?;
         let (start, clock) = Self::clock(&opts);
         let last = self.chains5(state, &opts, clock)?;
-        let mut best: Option<Solution5> = None;
-        let count = last.len();
+        // The stage-5 ends dealt out in turn among the threads, each
+        // finishing its own; they share the best whole length (a finish
+        // only looks for shorter), and the shortest whole is kept (ties:
+        // the first thread's).
+        let threads = match opts.threads {
+            0 => rayon::current_num_threads(),
+            n => n,
+        }
+        .clamp(1, last.len().max(1));
+        let shortest = AtomicUsize::new(usize::MAX);
         let finish_start = Instant::now();
-        for (i, c) in last.iter().enumerate() {
-            if best.is_some()
+        let found: Vec<Result<Option<Solution5>, SolveError>> = (0..threads)
+            .into_par_iter()
+            .map(|t| {
+                let mine: Vec<&Chain> = last.iter().skip(t).step_by(threads).collect();
+                self.finish(&mine, &opts, start, finish_start, &shortest)
+            })
+            .collect();
+        let mut best: Option<Solution5> = None;
+        for f in found {
+            if let Some(sol) = f? {
+                if best
+                    .as_ref()
+                    .is_none_or(|b| sol.moves.len() < b.moves.len())
+                {
+                    best = Some(sol);
+                }
+            }
+        }
+        let sol = best.ok_or_else(|| SolveError::Internal("no 3x3x3 finish".into()))?;
+        let mut s = state.to_vec();
+        self.cube.apply_alg(&mut s, &sol.moves);
+        if !self.cube.is_solved(&s) {
+            return Err(SolveError::Internal(
+                "the solution does not solve the cube".into(),
+            ));
+        }
+        Ok(sol)
+    }
+
+    /// The 3x3x3 finishes of `ends` (one thread's share of the stage-5
+    /// ends), each within its share of the time budget, once the budget is
+    /// spent for at most `opts.finish_time` more (at least one runs): the
+    /// shortest whole solution found below `shortest` (the best of every
+    /// thread so far, which this one lowers).
+    fn finish(
+        &self,
+        ends: &[&Chain],
+        opts: &Options,
+        start: Instant,
+        finish_start: Instant,
+        shortest: &AtomicUsize,
+    ) -> Result<Option<Solution5>, SolveError> {
+        let mut best: Option<Solution5> = None;
+        let count = ends.len();
+        for (i, c) in ends.iter().enumerate() {
+            let any = shortest.load(Ordering::Relaxed) != usize::MAX;
+            if any
                 && start.elapsed() >= opts.time_budget
                 && finish_start.elapsed() >= opts.finish_time
             {
@@ -641,16 +710,18 @@ impl Solver {
             let cc = tablegen::cube3::CubieCube::from_facelets(&s3)
                 .map_err(|e| SolveError::Internal(format!("reduced cube: {e}")))?;
             let before = c.moves.len();
-            let target = match &best {
-                Some(b) => b.moves.len().saturating_sub(before + 1),
-                None => 21,
+            let target = match shortest.load(Ordering::Relaxed) {
+                usize::MAX => 21,
+                b => b.saturating_sub(before + 1),
             };
-            if best.is_some() && self.solver3.lower_bound(&cc) > target {
+            if any && self.solver3.lower_bound(&cc) > target {
                 continue;
             }
             let share = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
             let budget = share.max(opts.finish_min);
-            let found = if best.is_none() {
+            let found = if any {
+                self.solver3.solve_below(&cc, target + 1, budget)
+            } else {
                 self.solver3.solve(
                     &cc,
                     crate::cube3::Options {
@@ -659,8 +730,6 @@ impl Solver {
                         ..Default::default()
                     },
                 )
-            } else {
-                self.solver3.solve_below(&cc, target + 1, budget)
             };
             if found.is_empty() && cc != tablegen::cube3::CubieCube::SOLVED {
                 continue;
@@ -677,18 +746,11 @@ impl Solver {
                 if found_len > all.len() {
                     phases.push(("merged", found_len - all.len()));
                 }
+                shortest.fetch_min(all.len(), Ordering::Relaxed);
                 best = Some(Solution5 { moves: all, phases });
             }
         }
-        let sol = best.ok_or_else(|| SolveError::Internal("no 3x3x3 finish".into()))?;
-        let mut s = state.to_vec();
-        self.cube.apply_alg(&mut s, &sol.moves);
-        if !self.cube.is_solved(&s) {
-            return Err(SolveError::Internal(
-                "the solution does not solve the cube".into(),
-            ));
-        }
-        Ok(sol)
+        Ok(best)
     }
 
     /// Stage 4.
@@ -895,6 +957,7 @@ impl crate::puzzle::CubeSolver for Solver {
         if let Some(t) = opts.time_budget {
             o.time_budget = t;
         }
+        o.threads = opts.threads;
         let sol = Solver::solve(self, state, o)?;
         Ok(crate::Solution::of_moves(&sol.moves, &sol.phases))
     }

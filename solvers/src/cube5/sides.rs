@@ -21,7 +21,7 @@ use tablegen::split5::SplitEo;
 /// the stage's moves, and its ranks in the stage's two tables.
 pub trait Parts {
     /// The stage's masks.
-    type Node: Copy;
+    type Node: Copy + Send + Sync;
     /// The stage's name.
     const NAME: &'static str;
     /// The node of a 5x5x5 state; an internal error if its pieces cannot be

@@ -185,6 +185,7 @@ fn policy(max_total: usize) -> crate::search::Policy {
         grace_nodes: 0,
         max_nodes: 200_000_000,
         max_total,
+        threads: 1,
     }
 }
 
