@@ -194,6 +194,8 @@ pub struct Outcome {
     pub nodes: u64,
     /// The clock stopped the search.
     pub expired: bool,
+    /// `found` are the spares ([`Verdict::Spare`]): none better was found.
+    pub spares: bool,
 }
 
 /// Iterative deepening on the total length over `roots` (best first by
@@ -308,15 +310,13 @@ pub fn deepen_accepting<S: Stage>(
         }
         total += 1;
     }
-    let found = if run.found.is_empty() {
-        run.spare
-    } else {
-        run.found
-    };
+    let spares = run.found.is_empty() && !run.spare.is_empty();
+    let found = if spares { run.spare } else { run.found };
     Outcome {
         found,
         nodes: run.nodes,
         expired: run.expired,
+        spares,
     }
 }
 
@@ -591,11 +591,18 @@ where
             out
         })
         .collect();
-    let mut merged = Outcome::default();
+    // Spares only where no thread found better, as on one thread.
+    let spares = outs.iter().all(|o| o.spares || o.found.is_empty());
+    let mut merged = Outcome {
+        spares: spares && outs.iter().any(|o| o.spares),
+        ..Outcome::default()
+    };
     for o in outs {
         merged.nodes += o.nodes;
         merged.expired |= o.expired;
-        merged.found.extend(o.found);
+        if o.spares == spares {
+            merged.found.extend(o.found);
+        }
     }
     // Stable: within one length, the first thread's first.
     merged
@@ -918,6 +925,60 @@ mod tests {
         );
         assert!(out.expired && !out.found.is_empty());
         assert_eq!(out.found[0].path, vec![1, 1]);
+    }
+
+    /// Dealt out among threads, the roots give the same shortest total as
+    /// on one thread, the solutions are merged shortest first with each
+    /// root's index its own, and one thread's spares are dropped where
+    /// another found a preferred goal.
+    #[test]
+    fn threads_share_the_roots() {
+        let roots: Vec<Root<i32>> = [(9, 0), (2, 3), (4, 1), (7, 0), (6, 2)]
+            .iter()
+            .map(|&(node, before)| Root {
+                node,
+                before,
+                lower: before + (node as usize).div_ceil(2),
+            })
+            .collect();
+        let total = |o: &Outcome| -> Vec<usize> {
+            o.found
+                .iter()
+                .map(|f| roots[f.root].before + f.path.len())
+                .collect()
+        };
+        let yes = |_: usize, _: &[usize], _: u8| Verdict::Yes;
+        let one = deepen_shared(
+            &Counter,
+            &roots,
+            &policy(Share::Equal, 6),
+            clock(10_000),
+            &yes,
+            None,
+        );
+        let mut p = policy(Share::Equal, 6);
+        p.threads = 2;
+        let two = deepen_shared(&Counter, &roots, &p, clock(10_000), &yes, None);
+        assert_eq!(total(&one)[0], total(&two)[0]);
+        assert!(total(&two).windows(2).all(|w| w[0] <= w[1]));
+        assert!(two.found.len() >= 6);
+        for f in &two.found {
+            // Each path brings its own root's counter to 0.
+            let end: i32 = f.path.iter().map(|&m| [-1, -2, 1][m]).sum::<i32>() + roots[f.root].node;
+            assert_eq!(end, 0);
+        }
+        // Root 1 (node 2) is preferred only: the other thread's spares go.
+        let only_root_1 = |r: usize, _: &[usize], _: u8| {
+            if r == 1 {
+                Verdict::Yes
+            } else {
+                Verdict::Spare
+            }
+        };
+        p.max_total = 12;
+        let out = deepen_shared(&Counter, &roots, &p, clock(10_000), &only_root_1, None);
+        assert!(!out.spares && !out.found.is_empty());
+        assert!(out.found.iter().all(|f| f.root == 1));
     }
 
     /// A search with no time left stops at once with nothing.

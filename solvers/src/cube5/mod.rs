@@ -129,6 +129,16 @@ pub struct Options {
     pub threads: usize,
 }
 
+impl Options {
+    /// [`Options::threads`] with 0 read as the current rayon pool's size.
+    fn thread_count(&self) -> usize {
+        match self.threads {
+            0 => rayon::current_num_threads(),
+            n => n,
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -574,10 +584,7 @@ impl Solver {
             grace_nodes,
             max_nodes: u64::MAX,
             max_total: 120,
-            threads: match opts.threads {
-                0 => rayon::current_num_threads(),
-                n => n,
-            },
+            threads: opts.thread_count(),
         }
     }
 
@@ -642,11 +649,7 @@ impl Solver {
         // finishing its own; they share the best whole length (a finish
         // only looks for shorter), and the shortest whole is kept (ties:
         // the first thread's).
-        let threads = match opts.threads {
-            0 => rayon::current_num_threads(),
-            n => n,
-        }
-        .clamp(1, last.len().max(1));
+        let threads = opts.thread_count().clamp(1, last.len().max(1));
         let shortest = AtomicUsize::new(usize::MAX);
         let finish_start = Instant::now();
         let found: Vec<Result<Option<Solution5>, SolveError>> = (0..threads)
