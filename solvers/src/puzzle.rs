@@ -38,7 +38,7 @@ pub enum Input<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Time after which the best solution found is returned (each solver has
-    /// its own default: 3x3x3 1 s, 4x4x4 240 ms, 5x5x5 1 s; optimal solvers ignore it).
+    /// its own default: 3x3x3 1 s, 4x4x4 240 ms, 5x5x5 850 ms; optimal solvers ignore it).
     pub time_budget: Option<Duration>,
     /// Time after which a solve that has found nothing gives up, never
     /// before the time budget (`None`: the solver's own default, 30 s, or

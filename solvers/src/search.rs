@@ -20,6 +20,7 @@
 use crate::SolveError;
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 use tablegen::cube::CubeN;
 use tablegen::notation::{Move, MoveKind};
@@ -136,9 +137,10 @@ pub struct Policy {
     /// The longest total length tried.
     pub max_total: usize,
     /// Threads [`next_stage`] deals the roots out among (in turn, best
-    /// bound first), each searching its share for its share of `want` on
-    /// its share of every node budget; the solutions are merged shortest
-    /// first. 0 or 1: one search on the caller's thread.
+    /// bound first), each searching its share on its share of every node
+    /// budget until the threads have `want` solutions between them; the
+    /// solutions are merged shortest first. 0 or 1: one search on the
+    /// caller's thread.
     pub threads: usize,
 }
 
@@ -161,8 +163,9 @@ impl Policy {
         }
     }
 
-    /// One of `parts` threads' share: its share of the wants and of every
-    /// node budget (a budget of "none" stays none).
+    /// One of `parts` threads' share of every node budget (a budget of
+    /// "none" stays none); the solutions wanted are counted over all the
+    /// threads.
     fn share_of(&self, parts: usize) -> Policy {
         let p = parts.max(1);
         let part = |x: u64| {
@@ -173,7 +176,6 @@ impl Policy {
             }
         };
         Policy {
-            want: self.want.div_ceil(p),
             level_nodes: part(self.level_nodes),
             enough_nodes: part(self.enough_nodes),
             more_nodes: part(self.more_nodes),
@@ -233,7 +235,24 @@ pub fn deepen_accepting<S: Stage>(
     accept: &dyn Fn(usize, &[usize], u8) -> Verdict,
     spares_by: Option<Instant>,
 ) -> Outcome {
+    deepen_run(stage, roots, policy, clock, accept, spares_by, None)
+}
+
+/// [`deepen_accepting`], one of several threads' runs when `shared` is
+/// given: the solutions every thread has found; once they are
+/// `policy.want`, every run stops.
+fn deepen_run<S: Stage>(
+    stage: &S,
+    roots: &[Root<S::Node>],
+    policy: &Policy,
+    clock: Clock,
+    accept: &dyn Fn(usize, &[usize], u8) -> Verdict,
+    spares_by: Option<Instant>,
+    shared: Option<&AtomicUsize>,
+) -> Outcome {
     let mut run = Run {
+        shared,
+        elsewhere: false,
         stage,
         accept,
         nodes: 0,
@@ -257,7 +276,11 @@ pub fn deepen_accepting<S: Stage>(
     };
     let mut spent = vec![false; roots.len()];
     let mut total = first;
-    while total <= policy.max_total && !run.expired && run.nodes < policy.max_nodes {
+    while total <= policy.max_total
+        && !run.expired
+        && !run.elsewhere
+        && run.nodes < policy.max_nodes
+    {
         let over = (total - first) as u32;
         let mut budget = if over >= policy.unlimited_after {
             u64::MAX
@@ -560,8 +583,9 @@ pub fn next_stage<L: Link + Sync>(
 /// [`deepen_accepting`] on `policy.threads` threads of the current rayon
 /// pool: the roots dealt out in turn (so each thread's share has bounds
 /// like the others'), each share deepened on its own with its share of the
-/// policy ([`Policy::share_of`]), the solutions merged by total length
-/// (ties: the thread order), the nodes added up.
+/// node budgets ([`Policy::share_of`]) until the threads have found
+/// `policy.want` between them, the solutions merged by total length (ties:
+/// the thread order), the nodes added up.
 fn deepen_shared<S: Stage + Sync>(
     stage: &S,
     roots: &[Root<S::Node>],
@@ -578,13 +602,22 @@ where
         return deepen_accepting(stage, roots, policy, clock, accept, spares_by);
     }
     let share = policy.share_of(parts);
+    let found = AtomicUsize::new(0);
     let outs: Vec<Outcome> = (0..parts)
         .into_par_iter()
         .map(|t| {
             let index: Vec<usize> = (t..roots.len()).step_by(parts).collect();
             let mine: Vec<Root<S::Node>> = index.iter().map(|&k| roots[k]).collect();
             let accept_mine = |root: usize, path: &[usize], tag: u8| accept(index[root], path, tag);
-            let mut out = deepen_accepting(stage, &mine, &share, clock, &accept_mine, spares_by);
+            let mut out = deepen_run(
+                stage,
+                &mine,
+                &share,
+                clock,
+                &accept_mine,
+                spares_by,
+                Some(&found),
+            );
             for f in &mut out.found {
                 f.root = index[f.root];
             }
@@ -636,13 +669,22 @@ struct Run<'a, S: Stage> {
     expired: bool,
     /// Children per depth (reused).
     kids: Vec<Vec<(usize, S::Node)>>,
+    /// On several threads: the solutions all have found.
+    shared: Option<&'a AtomicUsize>,
+    /// The threads have found `want` between them.
+    elsewhere: bool,
 }
 
 impl<S: Stage> Run<'_, S> {
-    /// Enough solutions, or the node budget spent with some, or out of time.
+    /// Enough solutions (here or on all threads), or the node budget spent
+    /// with some, or out of time.
     fn done(&self) -> bool {
         self.expired
+            || self.elsewhere
             || self.found.len() >= self.want
+            || self
+                .shared
+                .is_some_and(|c| c.load(Ordering::Relaxed) >= self.want)
             || (!self.found.is_empty() && self.nodes > self.enough)
     }
 
@@ -662,7 +704,14 @@ impl<S: Stage> Run<'_, S> {
         {
             self.expired = true;
         }
-        if self.expired || self.nodes > self.level_end {
+        if self.nodes & 0x3fff == 0
+            && self
+                .shared
+                .is_some_and(|c| c.load(Ordering::Relaxed) >= self.want)
+        {
+            self.elsewhere = true;
+        }
+        if self.expired || self.elsewhere || self.nodes > self.level_end {
             return true;
         }
         if self.stage.prune(n, left) {
@@ -696,6 +745,9 @@ impl<S: Stage> Run<'_, S> {
                 if self.found.is_empty() {
                     self.level_end = self.level_end.min(self.nodes.saturating_add(self.more));
                     self.grace_end = self.nodes.saturating_add(self.grace);
+                }
+                if let Some(c) = self.shared {
+                    c.fetch_add(1, Ordering::Relaxed);
                 }
                 self.found.push(Found {
                     root: self.root,

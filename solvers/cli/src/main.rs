@@ -138,7 +138,7 @@ struct SolveArgs {
     exact_phase1: bool,
     /// Milliseconds after which the best solution found is returned. 3x3x3:
     /// default 1000; 4x4x4: the whole solve, the 3x3x3 finish gets what the
-    /// reduction leaves (default 240); 5x5x5: the whole solve (default 1000);
+    /// reduction leaves (default 240); 5x5x5: the whole solve (default 850);
     /// 6x6x6 and up: the whole solve (default 2500; more time, more
     /// orientations tried, the shortest kept).
     #[arg(long, value_name = "MS")]

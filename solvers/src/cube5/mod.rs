@@ -142,7 +142,7 @@ impl Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            time_budget: Duration::from_millis(1000),
+            time_budget: Duration::from_millis(850),
             hard_limit: HARD_LIMIT,
             threads: 0,
             stage1_candidates: 200,
