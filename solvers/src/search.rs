@@ -593,10 +593,7 @@ fn deepen_shared<S: Stage + Sync>(
     clock: Clock,
     accept: &(dyn Fn(usize, &[usize], u8) -> Verdict + Sync),
     spares_by: Option<Instant>,
-) -> Outcome
-where
-    S::Node: Send + Sync,
-{
+) -> Outcome {
     let parts = policy.threads.min(roots.len());
     if parts <= 1 {
         return deepen_accepting(stage, roots, policy, clock, accept, spares_by);
