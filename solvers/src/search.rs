@@ -580,6 +580,17 @@ pub fn next_stage<L: Link + Sync>(
     Ok(out)
 }
 
+/// [`deepen`] on `policy.threads` threads of the current rayon pool
+/// ([`next_stage`]'s way: the roots dealt out in turn, best first).
+pub fn deepen_on_threads<S: Stage + Sync>(
+    stage: &S,
+    roots: &[Root<S::Node>],
+    policy: &Policy,
+    clock: Clock,
+) -> Outcome {
+    deepen_shared(stage, roots, policy, clock, &|_, _, _| Verdict::Yes, None)
+}
+
 /// [`deepen_accepting`] on `policy.threads` threads of the current rayon
 /// pool: the roots dealt out in turn (so each thread's share has bounds
 /// like the others'), each share deepened on its own with its share of the

@@ -46,7 +46,17 @@ pub struct CentreStage {
 pub struct Node {
     masks: [u64; 3],
     h: u8,
+    /// The move (index) made just before this node where the engine does
+    /// not know it: a root split off by its first move
+    /// ([`CentreStage::solve_from_on`]); [`NO_MOVE`] otherwise.
+    after: u8,
 }
+
+/// [`Node::after`] of a node the engine knows the last move of.
+const NO_MOVE: u8 = u8::MAX;
+
+/// The longest stage-1 solution looked for.
+const MAX_TOTAL: usize = 60;
 
 /// The projection and moves of a catalog table, and the sparse depth if it
 /// is a sparse one.
@@ -197,7 +207,11 @@ impl CentreStage {
             self.both.as_ref().map_or(0, |b| p(&b.0)),
         ];
         let h = self.bound_of(&masks, usize::MAX).unwrap_or(0) as u8;
-        Node { masks, h }
+        Node {
+            masks,
+            h,
+            after: NO_MOVE,
+        }
     }
 
     /// Lower bound of a node.
@@ -249,13 +263,85 @@ impl CentreStage {
     /// in ([`in_frame`]); its moves are for the cube in that frame
     /// (`tablegen::cube::unrotate` names them for the cube as it is). `axes`
     /// = 1 stages the stage's own pair only.
-    pub fn solve(&self, state: &[u8], axes: usize, want: usize, clock: Clock) -> Vec<Found> {
+    /// On `threads` threads ([`CentreStage::solve_from_on`]).
+    pub fn solve(
+        &self,
+        state: &[u8],
+        axes: usize,
+        want: usize,
+        clock: Clock,
+        threads: usize,
+    ) -> Vec<Found> {
         let starts: Vec<(Vec<u8>, usize)> = crate::moves::axis_rotations()
             .iter()
             .take(axes.clamp(1, 3))
             .map(|r| (in_frame(state, r), 0))
             .collect();
-        self.solve_from(&starts, want, clock)
+        self.solve_from_on(&starts, want, clock, threads)
+    }
+
+    /// [`CentreStage::solve_from`] on `threads` threads of the current
+    /// rayon pool: the starts are few (one per axis), so each is split into
+    /// its children, one root per first move, and those are dealt out
+    /// ([`crate::search::deepen_on_threads`]); each remembers its first move
+    /// for the move-order rule. Shortest first, as on one thread; where one
+    /// thread runs a length ahead of the other, the `want` may include a
+    /// few of the next length in place of the last of this one.
+    pub fn solve_from_on(
+        &self,
+        starts: &[(Vec<u8>, usize)],
+        want: usize,
+        clock: Clock,
+        threads: usize,
+    ) -> Vec<Found> {
+        if threads <= 1 {
+            return self.solve_from(starts, want, clock);
+        }
+        let mut found = Vec::new();
+        // (start, first move) of each split root.
+        let mut first = Vec::new();
+        let mut roots = Vec::new();
+        let mut kids = Vec::new();
+        for (k, (s, before)) in starts.iter().enumerate() {
+            let node = self.node(s);
+            if self.bound(&node) == 0 && self.goal(&node, 0).is_some() {
+                found.push(Found {
+                    root: k,
+                    path: Vec::new(),
+                    tag: 0,
+                });
+            }
+            kids.clear();
+            self.expand(&node, None, MAX_TOTAL, &mut kids);
+            for &(i, mut child) in &kids {
+                child.after = i as u8;
+                first.push((k, i));
+                roots.push(Root {
+                    node: child,
+                    before: before + 1,
+                    lower: before + 1 + self.bound(&child),
+                });
+            }
+        }
+        // Best bound first, as the engine deals them.
+        let mut order: Vec<usize> = (0..roots.len()).collect();
+        order.sort_by_key(|&j| roots[j].lower);
+        let roots: Vec<Root<Node>> = order.iter().map(|&j| roots[j]).collect();
+        let mut policy = Policy::exhaustive(want, MAX_TOTAL);
+        policy.threads = threads;
+        let out = crate::search::deepen_on_threads(self, &roots, &policy, clock);
+        found.extend(out.found.into_iter().map(|f| {
+            let (k, i) = first[order[f.root]];
+            let mut path = vec![i];
+            path.extend(f.path);
+            Found {
+                root: k,
+                path,
+                tag: f.tag,
+            }
+        }));
+        found.truncate(want);
+        found
     }
 
     /// Up to `want` solutions from several starts (a state and the moves
@@ -273,7 +359,7 @@ impl CentreStage {
                 }
             })
             .collect();
-        let policy = Policy::exhaustive(want, 60);
+        let policy = Policy::exhaustive(want, MAX_TOTAL);
         deepen(self, &roots, &policy, clock).found
     }
 }
@@ -314,7 +400,9 @@ impl Stage for CentreStage {
         left: usize,
         out: &mut Vec<(usize, Node)>,
     ) -> u64 {
-        let prev = prev.map(|i| self.moves[i]);
+        let prev = prev
+            .or((n.after != NO_MOVE).then_some(n.after as usize))
+            .map(|i| self.moves[i]);
         let mut dropped = 0;
         for (i, &m) in self.moves.iter().enumerate() {
             if !allowed(prev, m) {
@@ -326,7 +414,14 @@ impl Stage for CentreStage {
                 self.both.as_ref().map_or(0, |b| b.0.apply(n.masks[2], i)),
             ];
             match self.bound_of(&masks, left - 1) {
-                Some(h) => out.push((i, Node { masks, h: h as u8 })),
+                Some(h) => out.push((
+                    i,
+                    Node {
+                        masks,
+                        h: h as u8,
+                        after: NO_MOVE,
+                    },
+                )),
                 None => dropped += 1,
             }
         }

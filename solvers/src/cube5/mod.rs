@@ -354,7 +354,8 @@ impl Solver {
             + self.solver3.table_bytes()
     }
 
-    /// Stage 1 on all three axes: up to `want` chains, shortest first.
+    /// Stage 1 on all three axes, on `threads` threads: up to `want`
+    /// chains, shortest first.
     /// A chain's frame is an index into [`axis_rotations`]; its state is in
     /// that frame with the tredges of its marks recoloured
     /// ([`tablegen::cube5::Recolour`]), as stage 3's roots took them.
@@ -364,10 +365,11 @@ impl Solver {
         want: usize,
         clock: Clock,
         trace: Option<fn(&str)>,
+        threads: usize,
     ) -> Vec<Chain> {
         let rotations = axis_rotations();
         let t0 = Instant::now();
-        let found = self.ud.solve(state, 3, want, clock);
+        let found = self.ud.solve(state, 3, want, clock, threads);
         if let Some(trace) = trace {
             trace(&format!(
                 "centres-ud: found {} in {:?}",
@@ -407,7 +409,13 @@ impl Solver {
             soft: Instant::now() + opts.time_budget * opts.stage1_share as u32 / 8,
             hard: clock.hard,
         };
-        let chains = self.stage1(state, opts.stage1_candidates, stage1_clock, opts.trace);
+        let chains = self.stage1(
+            state,
+            opts.stage1_candidates,
+            stage1_clock,
+            opts.trace,
+            opts.thread_count(),
+        );
         if chains.is_empty() {
             return Err(SolveError::OutOfTime("centres-ud".into()));
         }

@@ -37,7 +37,7 @@ fn ud_centres_of_random_states() {
     let mut lens = Vec::new();
     for seed in 0..4 {
         let s = tablegen::orbits::random_state(&cube, seed);
-        let found = st.solve(&s, 1, 2, clock());
+        let found = st.solve(&s, 1, 2, clock(), 1);
         assert!(!found.is_empty(), "seed {seed}");
         let first = found[0].path.len();
         for f in &found {
@@ -58,7 +58,7 @@ fn ud_centres_of_random_states() {
         for j in 0..len {
             cube.apply(&mut s, moves[(k * 13 + j * 7) % moves.len()]);
         }
-        let found = st.solve(&s, 1, 1, clock());
+        let found = st.solve(&s, 1, 1, clock(), 1);
         assert!(found[0].path.len() <= len, "{k}: {:?}", found[0].path);
     }
     // On three axes at once: never longer than on U/D alone, and each
@@ -66,7 +66,7 @@ fn ud_centres_of_random_states() {
     let rotations = crate::moves::axis_rotations();
     for seed in 0..3 {
         let s = tablegen::orbits::random_state(&cube, seed);
-        let found = st.solve(&s, 3, 3, clock());
+        let found = st.solve(&s, 3, 3, clock(), 1);
         assert!(found[0].path.len() <= lens[seed as usize]);
         for f in &found {
             let moves: Vec<_> = f.path.iter().map(|&i| st.moves()[i]).collect();
@@ -79,6 +79,55 @@ fn ud_centres_of_random_states() {
     // cube555's first phase (T and X staged on one of three axes) averages
     // near 7 to 8 moves; on the U/D axis alone ours is a little longer.
     assert!((6.0..11.0).contains(&avg), "average {avg}");
+}
+
+/// Stage 1 on two threads (its three roots split by their first moves):
+/// the one-thread search's shortest length, solutions shortest first, each
+/// staging its colour pair in its frame, none twice; a solved state and
+/// short scrambles get no more moves than they had (the first move of a
+/// split root keeps the move-order rule: `R` then `R` is not searched).
+#[test]
+fn ud_centres_on_two_threads() {
+    let cube = CubeN::new(5);
+    let st = CentreStage::ud(&crate::tables::test_tables_dir(), true).unwrap();
+    let rotations = crate::moves::axis_rotations();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        for seed in 0..3 {
+            let s = tablegen::orbits::random_state(&cube, seed);
+            let one = st.solve(&s, 3, 20, clock(), 1);
+            let two = st.solve(&s, 3, 20, clock(), 2);
+            assert_eq!(one[0].path.len(), two[0].path.len(), "seed {seed}");
+            assert!(two.len() <= 20 && !two.is_empty());
+            assert!(two.windows(2).all(|w| w[0].path.len() <= w[1].path.len()));
+            let distinct: std::collections::HashSet<_> =
+                two.iter().map(|f| (f.root, f.path.clone())).collect();
+            assert_eq!(distinct.len(), two.len(), "seed {seed}: a solution twice");
+            for f in &two {
+                let moves: Vec<_> = f.path.iter().map(|&i| st.moves()[i]).collect();
+                let mut t = in_frame(&s, &rotations[f.root]);
+                cube.apply_alg(&mut t, &moves);
+                assert!(staged(&cube, &t), "seed {seed}");
+                let m = st.moves();
+                let canonical =
+                    (f.path.windows(2)).all(|w| crate::search::allowed(Some(m[w[0]]), m[w[1]]));
+                assert!(canonical, "seed {seed}: {:?}", f.path);
+            }
+        }
+        let moves = st.moves().to_vec();
+        for k in 0..20usize {
+            let len = k % 4;
+            let mut s = cube.solved();
+            for j in 0..len {
+                cube.apply(&mut s, moves[(k * 13 + j * 7) % moves.len()]);
+            }
+            let found = st.solve(&s, 3, 1, clock(), 2);
+            assert!(found[0].path.len() <= len, "{k}: {:?}", found[0].path);
+        }
+    });
 }
 
 /// Stages 1, 2 and 3 chained: stage 2 from the best stage-1 ends of a random
@@ -99,7 +148,7 @@ fn ud_then_lr_centres() {
     for seed in 0..2 {
         let s = tablegen::orbits::random_state(&cube, seed);
         let ends: Vec<(Vec<u8>, usize)> = ud
-            .solve(&s, 3, 8, clock())
+            .solve(&s, 3, 8, clock(), 1)
             .iter()
             .map(|f| {
                 let moves: Vec<_> = f.path.iter().map(|&i| ud.moves()[i]).collect();
