@@ -23,7 +23,7 @@
 //! stage 3 only in stage 1's frame), BENCH5_SLICE (0: stage 3 in six
 //! frames, each end taken free of the M slice only), BENCH5_C4 /
 //! BENCH5_C5 (stage-4 / stage-5 candidates), BENCH5_THREADS (threads of
-//! stages 2 to 5; 0: one per core), BENCH5_FIRST (first seed).
+//! the stages and finishes; 0: one per core), BENCH5_FIRST (first seed).
 
 use solvers::cube5::{Options, Solver, STAGES};
 use std::time::{Duration, Instant};

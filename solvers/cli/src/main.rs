@@ -151,7 +151,7 @@ struct SolveArgs {
     hard_limit: Option<u64>,
     /// Threads of the solve (default: one per core). 4x4x4: its nine
     /// phase-1 choices dealt out among them (at most nine); 5x5x5: the roots
-    /// of its stages 2 to 5 and its 3x3x3 finishes; optimal 3x3x3: its
+    /// of its stages and its 3x3x3 finishes; optimal 3x3x3: its
     /// search's tasks.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,

@@ -123,10 +123,12 @@ pub struct Options {
     /// Called with a line on each stage (its roots, bounds, solutions, time
     /// and nodes) as the reduction runs; none by default.
     pub trace: Option<fn(&str)>,
-    /// Threads of stages 2 to 5 (0: one per core): each stage's roots are
-    /// dealt out among them, each thread searching its share for its share
-    /// of the candidates on its share of the node budgets
-    /// ([`crate::search::Policy::threads`]). On the current rayon pool.
+    /// Threads of the stages and the finishes (0: one per core): each
+    /// stage's roots are dealt out among them (stage 1's three split by
+    /// their first moves, [`CentreStage::solve_from_on`]), each thread
+    /// searching its share for its share of the candidates on its share of
+    /// the node budgets ([`crate::search::Policy::threads`]). On the
+    /// current rayon pool.
     pub threads: usize,
 }
 
