@@ -302,9 +302,8 @@ impl CentreStage {
         let mut first = Vec::new();
         let mut roots = Vec::new();
         let mut kids = Vec::new();
-        for (k, (s, before)) in starts.iter().enumerate() {
-            let node = self.node(s);
-            if self.bound(&node) == 0 && self.goal(&node, 0).is_some() {
+        for (k, start) in self.roots(starts).iter().enumerate() {
+            if self.goal(&start.node, 0).is_some() {
                 found.push(Found {
                     root: k,
                     path: Vec::new(),
@@ -312,14 +311,14 @@ impl CentreStage {
                 });
             }
             kids.clear();
-            self.expand(&node, None, MAX_TOTAL, &mut kids);
+            self.expand(&start.node, None, MAX_TOTAL, &mut kids);
             for &(i, mut child) in &kids {
                 child.after = i as u8;
                 first.push((k, i));
                 roots.push(Root {
                     node: child,
-                    before: before + 1,
-                    lower: before + 1 + self.bound(&child),
+                    before: start.before + 1,
+                    lower: start.before + 1 + self.bound(&child),
                 });
             }
         }
@@ -348,7 +347,13 @@ impl CentreStage {
     /// already taken to reach it), shortest in total first; the root of a
     /// solution is the index of its start.
     pub fn solve_from(&self, starts: &[(Vec<u8>, usize)], want: usize, clock: Clock) -> Vec<Found> {
-        let roots: Vec<Root<Node>> = starts
+        let policy = Policy::exhaustive(want, MAX_TOTAL);
+        deepen(self, &self.roots(starts), &policy, clock).found
+    }
+
+    /// The roots of several starts (a state and the moves before it).
+    fn roots(&self, starts: &[(Vec<u8>, usize)]) -> Vec<Root<Node>> {
+        starts
             .iter()
             .map(|(s, before)| {
                 let node = self.node(s);
@@ -358,9 +363,7 @@ impl CentreStage {
                     lower: before + self.bound(&node),
                 }
             })
-            .collect();
-        let policy = Policy::exhaustive(want, MAX_TOTAL);
-        deepen(self, &roots, &policy, clock).found
+            .collect()
     }
 }
 
