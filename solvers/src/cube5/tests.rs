@@ -51,16 +51,7 @@ fn ud_centres_of_random_states() {
         lens.push(first);
     }
     // Short scrambles of outer block turns: never longer than the scramble.
-    let moves = st.moves().to_vec();
-    for k in 0..40usize {
-        let len = k % 4;
-        let mut s = cube.solved();
-        for j in 0..len {
-            cube.apply(&mut s, moves[(k * 13 + j * 7) % moves.len()]);
-        }
-        let found = st.solve(&s, 1, 1, clock(), 1);
-        assert!(found[0].path.len() <= len, "{k}: {:?}", found[0].path);
-    }
+    short_scrambles_need_no_more(&st, 40, 1, 1);
     // On three axes at once: never longer than on U/D alone, and each
     // solution stages its colour pair on the axis of its fixed centres.
     let rotations = crate::moves::axis_rotations();
@@ -79,6 +70,22 @@ fn ud_centres_of_random_states() {
     // cube555's first phase (T and X staged on one of three axes) averages
     // near 7 to 8 moves; on the U/D axis alone ours is a little longer.
     assert!((6.0..11.0).contains(&avg), "average {avg}");
+}
+
+/// `count` scrambles of 0 to 3 of stage 1's moves (the first solved):
+/// stage 1 on `axes` axes and `threads` threads takes no more moves.
+fn short_scrambles_need_no_more(st: &CentreStage, count: usize, axes: usize, threads: usize) {
+    let cube = CubeN::new(5);
+    let moves = st.moves();
+    for k in 0..count {
+        let len = k % 4;
+        let mut s = cube.solved();
+        for j in 0..len {
+            cube.apply(&mut s, moves[(k * 13 + j * 7) % moves.len()]);
+        }
+        let found = st.solve(&s, axes, 1, clock(), threads);
+        assert!(found[0].path.len() <= len, "{k}: {:?}", found[0].path);
+    }
 }
 
 /// Stage 1 on two threads (its three roots split by their first moves):
@@ -117,16 +124,7 @@ fn ud_centres_on_two_threads() {
                 assert!(canonical, "seed {seed}: {:?}", f.path);
             }
         }
-        let moves = st.moves().to_vec();
-        for k in 0..20usize {
-            let len = k % 4;
-            let mut s = cube.solved();
-            for j in 0..len {
-                cube.apply(&mut s, moves[(k * 13 + j * 7) % moves.len()]);
-            }
-            let found = st.solve(&s, 3, 1, clock(), 2);
-            assert!(found[0].path.len() <= len, "{k}: {:?}", found[0].path);
-        }
+        short_scrambles_need_no_more(&st, 20, 3, 2);
     });
 }
 
