@@ -28,6 +28,7 @@
 use crate::bfs::Space;
 use crate::cube::CubeN;
 use crate::notation::{Face, Move};
+use crate::perm::BYTE_ONES;
 use crate::projection::binomials;
 use crate::{ModelError, StateError};
 
@@ -379,17 +380,6 @@ impl Space for PairAllSpace {
         }
     }
 }
-
-/// Bits set in each byte value.
-const BYTE_ONES: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
 
 /// Share in a colex rank of the set bits of byte value `x` placed at bit
 /// `base`, when `before` set bits come below them (`binom` from [`binomials`]).

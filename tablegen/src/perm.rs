@@ -22,6 +22,19 @@ const FACTORIALS: [u64; 21] = {
     t
 };
 
+/// Bits set in each byte value (rankings count by lookup: without a
+/// hardware popcount, which the baseline x86-64 target lacks, this is
+/// several times faster than `count_ones`).
+pub const BYTE_ONES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Lehmer rank of a permutation of `0..p.len()` (lexicographic order).
 pub fn perm_rank(p: &[u8]) -> u64 {
     let n = p.len();
@@ -86,7 +99,7 @@ pub fn bit_sets(n: u32, k: u32) -> Vec<u32> {
         out.push(x);
         let low = x & x.wrapping_neg();
         let ripple = x + low;
-        x = ripple | (((x ^ ripple) >> 2) / low);
+        x = ripple | (((x ^ ripple) >> 2) >> low.trailing_zeros());
     }
     out
 }

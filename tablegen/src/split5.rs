@@ -265,7 +265,7 @@ impl SplitEo {
             if r > 0 {
                 let low = m & m.wrapping_neg();
                 let ripple = m + low;
-                m = ripple | (((m ^ ripple) >> 2) / low);
+                m = ripple | (((m ^ ripple) >> 2) >> low.trailing_zeros());
             }
             if class_of[r as usize] != u32::MAX {
                 continue;

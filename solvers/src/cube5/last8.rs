@@ -128,7 +128,12 @@ impl JointCentres {
     fn new(c: &[Centres; 2], moves: usize) -> JointCentres {
         let count = c[1].reached();
         let mut dist = vec![u8::MAX; c[0].reached() * count];
+        // The pairs met so far as bits: an eighth of `dist`'s bytes, so the
+        // breadth-first search's many probes stay in cache and `dist` is
+        // written once per pair.
+        let mut seen = vec![0u64; dist.len().div_ceil(64)];
         dist[0] = 0;
+        seen[0] = 1;
         let mut layer = vec![[0u16, 0u16]];
         let mut d = 0;
         while !layer.is_empty() {
@@ -138,7 +143,8 @@ impl JointCentres {
                 for i in 0..moves {
                     let (a, b) = (c[0].step(x0, i, moves), c[1].step(x1, i, moves));
                     let k = a as usize * count + b as usize;
-                    if dist[k] == u8::MAX {
+                    if seen[k >> 6] & (1 << (k & 63)) == 0 {
+                        seen[k >> 6] |= 1 << (k & 63);
                         dist[k] = d;
                         next.push([a, b]);
                     }

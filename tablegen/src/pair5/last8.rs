@@ -5,7 +5,7 @@
 use crate::bfs::Space;
 use crate::cube5::Tredges;
 use crate::notation::Move;
-use crate::perm::{is_odd, perm_rank, perm_unrank};
+use crate::perm::{is_odd, perm_unrank, BYTE_ONES};
 use crate::ModelError;
 
 /// 8!: permutations of eight.
@@ -358,9 +358,19 @@ fn invert8(p: &[u8; 8]) -> [u8; 8] {
     out
 }
 
-/// Rank of a permutation of eight ([`perm_rank`]).
+/// Rank of a permutation of eight: the same as [`crate::perm::perm_rank`], on a byte of
+/// used values (the move tables rank millions of permutations at load).
 pub fn rank8(p: &[u8; 8]) -> u64 {
-    perm_rank(p)
+    const F: [u16; 8] = [5040, 720, 120, 24, 6, 2, 1, 1];
+    let mut used = 0u8;
+    let mut r = 0u32;
+    for i in 0..8 {
+        let v = p[i] & 7;
+        let below = used & ((1u16 << v) - 1) as u8;
+        r += (v - BYTE_ONES[below as usize]) as u32 * F[i] as u32;
+        used |= 1 << v;
+    }
+    r as u64
 }
 
 /// Inverse of [`rank8`].
@@ -505,6 +515,15 @@ impl Space for Last8CentresSpace {
 mod tests {
     use super::*;
     use crate::pair5::last8_moves;
+
+    #[test]
+    fn rank8_is_the_lehmer_rank() {
+        for r in 0..PERMS8 as u64 {
+            let p = unrank8(r);
+            assert_eq!(rank8(&p), r);
+            assert_eq!(rank8(&p), crate::perm::perm_rank(&p));
+        }
+    }
 
     #[test]
     fn last8_symmetries_and_parity_trick() {
