@@ -5,7 +5,7 @@
 use crate::bfs::Space;
 use crate::cube5::Tredges;
 use crate::notation::Move;
-use crate::perm::{is_odd, perm_unrank, BYTE_ONES};
+use crate::perm::{is_odd, perm_unrank};
 use crate::ModelError;
 
 /// 8!: permutations of eight.
@@ -358,20 +358,78 @@ fn invert8(p: &[u8; 8]) -> [u8; 8] {
     out
 }
 
-/// Rank of a permutation of eight: the same as [`crate::perm::perm_rank`], on a byte of
-/// used values (the move tables rank millions of permutations at load).
+/// Rank of a permutation of eight: the same as [`crate::perm::perm_rank`],
+/// by two lookups. A Lehmer digit of the first four entries (how many
+/// smaller values come later) is the entry less the smaller values before
+/// it, so it depends on the first four alone; those of the last four depend
+/// only on the last four's order among themselves, and their factorials
+/// (3!, 2!, 1!, 0!) rank that order. Each half's three-bit values make a
+/// 12-bit index into a table of its share (the move tables rank millions
+/// of permutations at load).
+#[inline]
 pub fn rank8(p: &[u8; 8]) -> u64 {
-    const F: [u16; 8] = [5040, 720, 120, 24, 6, 2, 1, 1];
-    let mut used = 0u8;
-    let mut r = 0u32;
-    for i in 0..8 {
-        let v = p[i] & 7;
-        let below = used & ((1u16 << v) - 1) as u8;
-        r += (v - BYTE_ONES[below as usize]) as u32 * F[i] as u32;
-        used |= 1 << v;
-    }
-    r as u64
+    let half = |q: &[u8]| -> usize {
+        (q[0] & 7) as usize
+            | ((q[1] & 7) as usize) << 3
+            | ((q[2] & 7) as usize) << 6
+            | ((q[3] & 7) as usize) << 9
+    };
+    (RANK8_HEAD[half(&p[..4])] + RANK8_TAIL[half(&p[4..])]) as u64
 }
+
+/// Per four leading entries (three bits each): their share of [`rank8`].
+static RANK8_HEAD: [u16; 4096] = {
+    const F: [u16; 4] = [5040, 720, 120, 24];
+    let mut t = [0u16; 4096];
+    let mut k = 0;
+    while k < 4096 {
+        let mut r = 0u16;
+        let mut i = 0;
+        while i < 4 {
+            let v = (k >> (3 * i)) & 7;
+            let mut before = 0;
+            let mut j = 0;
+            while j < i {
+                if (k >> (3 * j)) & 7 < v {
+                    before += 1;
+                }
+                j += 1;
+            }
+            // Entries repeated (not a permutation's head) get any value.
+            r = r.wrapping_add((v as u16).wrapping_sub(before).wrapping_mul(F[i]));
+            i += 1;
+        }
+        t[k] = r;
+        k += 1;
+    }
+    t
+};
+
+/// Per four trailing entries (three bits each): the rank of their order
+/// among themselves, [`rank8`]'s share of them.
+static RANK8_TAIL: [u16; 4096] = {
+    const F: [u16; 4] = [6, 2, 1, 1];
+    let mut t = [0u16; 4096];
+    let mut k = 0;
+    while k < 4096 {
+        let mut r = 0u16;
+        let mut i = 0;
+        while i < 4 {
+            let v = (k >> (3 * i)) & 7;
+            let mut j = i + 1;
+            while j < 4 {
+                if (k >> (3 * j)) & 7 < v {
+                    r += F[i];
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        t[k] = r;
+        k += 1;
+    }
+    t
+};
 
 /// Inverse of [`rank8`].
 pub fn unrank8(r: u64) -> [u8; 8] {
