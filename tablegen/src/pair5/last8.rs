@@ -378,37 +378,21 @@ pub fn rank8(p: &[u8; 8]) -> u64 {
 }
 
 /// Per four leading entries (three bits each): their share of [`rank8`].
-static RANK8_HEAD: [u16; 4096] = {
-    const F: [u16; 4] = [5040, 720, 120, 24];
-    let mut t = [0u16; 4096];
-    let mut k = 0;
-    while k < 4096 {
-        let mut r = 0u16;
-        let mut i = 0;
-        while i < 4 {
-            let v = (k >> (3 * i)) & 7;
-            let mut before = 0;
-            let mut j = 0;
-            while j < i {
-                if (k >> (3 * j)) & 7 < v {
-                    before += 1;
-                }
-                j += 1;
-            }
-            // Entries repeated (not a permutation's head) get any value.
-            r = r.wrapping_add((v as u16).wrapping_sub(before).wrapping_mul(F[i]));
-            i += 1;
-        }
-        t[k] = r;
-        k += 1;
-    }
-    t
-};
+static RANK8_HEAD: [u16; 4096] = rank8_half(false);
 
 /// Per four trailing entries (three bits each): the rank of their order
 /// among themselves, [`rank8`]'s share of them.
-static RANK8_TAIL: [u16; 4096] = {
-    const F: [u16; 4] = [6, 2, 1, 1];
+static RANK8_TAIL: [u16; 4096] = rank8_half(true);
+
+/// [`RANK8_HEAD`] or [`RANK8_TAIL`]. A head's digit is its entry less the
+/// smaller entries before it (entries repeated, no permutation's head, get
+/// any value); a tail's is the smaller entries after it.
+const fn rank8_half(tail: bool) -> [u16; 4096] {
+    let f: [u16; 4] = if tail {
+        [6, 2, 1, 1]
+    } else {
+        [5040, 720, 120, 24]
+    };
     let mut t = [0u16; 4096];
     let mut k = 0;
     while k < 4096 {
@@ -416,20 +400,26 @@ static RANK8_TAIL: [u16; 4096] = {
         let mut i = 0;
         while i < 4 {
             let v = (k >> (3 * i)) & 7;
-            let mut j = i + 1;
+            let mut digit = if tail { 0 } else { v as u16 };
+            let mut j = 0;
             while j < 4 {
-                if (k >> (3 * j)) & 7 < v {
-                    r += F[i];
+                let w = (k >> (3 * j)) & 7;
+                if tail && j > i && w < v {
+                    digit += 1;
+                }
+                if !tail && j < i && w < v {
+                    digit = digit.wrapping_sub(1);
                 }
                 j += 1;
             }
+            r = r.wrapping_add(digit.wrapping_mul(f[i]));
             i += 1;
         }
         t[k] = r;
         k += 1;
     }
     t
-};
+}
 
 /// Inverse of [`rank8`].
 pub fn unrank8(r: u64) -> [u8; 8] {
