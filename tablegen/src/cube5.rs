@@ -32,7 +32,7 @@ use crate::bfs::Space;
 use crate::cube::CubeN;
 use crate::cube4::{self, odd, Wings};
 use crate::notation::{Face, Move, MoveKind};
-use crate::perm::factorial;
+use crate::perm::{factorial, BYTE_ONES};
 use crate::projection::{self, binomials, Block, FaceletMaskSpace, Orbit, ProjectionDef};
 use crate::validate::{read_edges, skeleton3, EDGE_CELLS};
 use crate::{ModelError, StateError};
@@ -596,7 +596,10 @@ impl WingsSplitSpace {
     #[inline]
     pub fn rank(&self, mask: u32) -> u64 {
         let (b0, b1, b2) = (mask & 0xff, mask >> 8 & 0xff, mask >> 16 & 0xff);
-        let (c0, c1) = (b0.count_ones(), (b0 | b1 << 8).count_ones().min(12));
+        // Set bits counted by lookup (no hardware popcount on the baseline
+        // target).
+        let c0 = BYTE_ONES[b0 as usize] as u32;
+        let c1 = (c0 + BYTE_ONES[b1 as usize] as u32).min(12);
         let t = &self.rank_parts;
         (t[b0 as usize]
             + t[(13 + c0.min(12) as usize) * 256 + b1 as usize]
