@@ -264,7 +264,7 @@ impl FaceletMaskSpace {
             while sub != 0 {
                 let v = (sub & 0xff) as usize;
                 digit += b.byte_rank[(byte * 256 + v) * stride + before.min(stride - 1)];
-                before += v.count_ones() as usize;
+                before += crate::perm::BYTE_ONES[v] as usize;
                 sub >>= 8;
                 byte += 1;
             }

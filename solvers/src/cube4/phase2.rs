@@ -6,7 +6,6 @@ use super::Solver;
 use crate::search::{allowed, Chain, Link, Rooted, Stage};
 use crate::tables::nibble;
 use crate::SolveError;
-use tablegen::bfs::Space;
 use tablegen::cube::CubeN;
 use tablegen::cube4::{odd, SideCentresSpace};
 use tablegen::notation::{Face, Move};
@@ -16,10 +15,8 @@ use tablegen::notation::{Face, Move};
 /// parity: it permutes the wings in six 4-cycles). Nibbles, as `par`.
 pub(super) fn either_frame(sides: &SideCentresSpace, par: &[u8], y: usize) -> Vec<u8> {
     let mut out = vec![0u8; par.len()];
-    for r in 0..sides.size() as usize {
-        let (f, b) = sides.unrank(r as u64);
-        let (fy, by) = sides.apply(f, b, y);
-        let ry = sides.rank(fy, by) as usize;
+    for (r, &ry) in sides.move_ranks(y).iter().enumerate() {
+        let ry = ry as usize;
         for o in 0..2 {
             let i = 2 * r + o;
             let d = nibble(par, i).min(nibble(par, 2 * ry + o)) as u8;

@@ -3,13 +3,13 @@
 //! distance followed move by move in the mod-3 table.
 
 use super::{CentreStages, Solver};
-use crate::hash::MixMap;
 use crate::moves::whole_turn;
 use crate::search::{allowed, next_distance, Stage};
 use crate::SolveError;
 use tablegen::corners::read_corners;
 use tablegen::cube4::{odd, PairAllSpace};
 use tablegen::notation::{Face, Move};
+use tablegen::projection::FaceletMaskSpace;
 
 /// Phase-3 node: centres mask, the dedges' relative permutation, PLL parity and
 /// the exact pairing distance of `sigma`.
@@ -50,12 +50,23 @@ impl Solver {
 /// meets them, a move table, and the distance of (arrangement, PLL bit) to solved
 /// up to the half turns x2, y2, z2 under the moves phase 3 searches.
 pub(super) struct PairCentres {
-    pub(super) index: MixMap<u64, u16>,
+    /// Per rank of the centres' projection (70 x 70 x 70), its index
+    /// (`u16::MAX`: not reached).
+    index: Vec<u16>,
+    /// Per index, its mask.
+    pub(super) masks: Vec<u64>,
     pub(super) moves: Vec<[u16; 20]>,
     pub(super) dist: Vec<u8>,
 }
 
 impl PairCentres {
+    /// The index of a centres' mask (`None`: the pairing group does not
+    /// reach it from solved).
+    pub(super) fn index_of(&self, space: &FaceletMaskSpace, mask: u64) -> Option<u16> {
+        let at = *self.index.get(space.rank(mask) as usize)?;
+        (self.masks.get(at as usize) == Some(&mask)).then_some(at)
+    }
+
     pub(super) fn new(
         stages: &CentreStages,
         p3_moves: &[Move],
@@ -66,8 +77,10 @@ impl PairCentres {
         let st = &stages.stages[2];
         let cube = &stages.cube;
         let solved = st.space.project(&cube.solved(), &st.marked);
-        let mut index = MixMap::with_capacity_and_hasher(1 << 16, Default::default());
-        index.insert(solved, 0u16);
+        // Indexed by the projection's dense rank: no hashing (a table of
+        // 343,000 entries for 58,800 arrangements).
+        let mut index = vec![u16::MAX; tablegen::bfs::Space::size(&st.space) as usize];
+        index[st.space.rank(solved) as usize] = 0;
         let mut masks = vec![solved];
         let mut moves: Vec<[u16; 20]> = Vec::new();
         let mut k = 0;
@@ -75,11 +88,12 @@ impl PairCentres {
             let mut row = [0u16; 20];
             for (i, slot) in row.iter_mut().enumerate().take(p3_moves.len()) {
                 let y = st.space.apply(masks[k], centre_move[i]);
-                let next = index.len() as u16;
-                *slot = *index.entry(y).or_insert_with(|| {
+                let at = &mut index[st.space.rank(y) as usize];
+                if *at == u16::MAX {
+                    *at = masks.len() as u16;
                     masks.push(y);
-                    next
-                });
+                }
+                *slot = *at;
             }
             moves.push(row);
             k += 1;
@@ -92,7 +106,7 @@ impl PairCentres {
             if let Some(face) = r {
                 cube.apply(&mut g, whole_turn(face, 2));
             }
-            let c = index[&st.space.project(&g, &st.marked)] as usize;
+            let c = index[st.space.rank(st.space.project(&g, &st.marked)) as usize] as usize;
             if dist[2 * c] != 0 {
                 dist[2 * c] = 0;
                 layer.push(2 * c);
@@ -113,7 +127,12 @@ impl PairCentres {
             }
             layer = next;
         }
-        PairCentres { index, moves, dist }
+        PairCentres {
+            index,
+            masks,
+            moves,
+            dist,
+        }
     }
 }
 
@@ -200,10 +219,7 @@ impl Solver {
         let st2 = &self.stages.stages[2];
         let sigma = PairAllSpace::sigma(&hi, &lo).ok_or_else(|| left("an odd pairing"))?;
         let mask = st2.space.project(s, &st2.marked);
-        let centres = *self
-            .centres3
-            .index
-            .get(&mask)
+        let centres = (self.centres3.index_of(&st2.space, mask))
             .ok_or_else(|| left("centres the pairing group cannot solve"))?;
         Ok(N3 {
             centres,

@@ -355,13 +355,20 @@ fn pairing_group_orbit() {
     // The phase-3 centre index is that orbit, and its move table agrees with
     // the facelet-mask moves.
     let c3 = &s4.centres3;
-    assert_eq!(c3.index.len(), 58_800);
-    for (&mask, &k) in c3.index.iter().take(2000) {
+    assert_eq!(c3.masks.len(), 58_800);
+    for (k, &mask) in c3.masks.iter().enumerate().take(2000) {
+        assert_eq!(c3.index_of(&st2.space, mask), Some(k as u16));
         for (i, &cm) in centre_move.iter().enumerate() {
             let y = st2.space.apply(mask, cm);
-            assert_eq!(c3.index[&y], c3.moves[k as usize][i]);
+            assert_eq!(c3.index_of(&st2.space, y), Some(c3.moves[k][i]));
         }
     }
+    // A mask no state has (solved's with one more facelet marked) has no
+    // index, whatever its rank.
+    let solved = c3.masks[0];
+    let off = solved | (!solved & (!solved).wrapping_neg());
+    assert_eq!(off.count_ones(), solved.count_ones() + 1);
+    assert_eq!(c3.index_of(&st2.space, off), None);
     // Distances: every (arrangement, PLL bit) is reached; solved is 0.
     assert!(c3.dist.iter().all(|&d| d != u8::MAX));
     assert_eq!(c3.dist[0], 0);
