@@ -70,8 +70,17 @@ fn unplacement<const K: usize>(mut p: u64, n: u8) -> [u8; K] {
         digits[k] = p % base;
         p /= base;
     }
-    let mut free: Vec<u8> = (0..n).collect();
-    digits.map(|d| free.remove(d as usize))
+    // The values not yet placed, in order, on the stack (a solver unranks
+    // whole spaces at load; `n` is at most 12 here).
+    let mut free: [u8; 32] = std::array::from_fn(|i| i as u8);
+    let mut left = usize::from(n).min(32);
+    digits.map(|d| {
+        let d = (d as usize).min(left.saturating_sub(1));
+        let v = free[d];
+        free.copy_within(d + 1..left, d);
+        left = left.saturating_sub(1);
+        v
+    })
 }
 
 /// [`Space`] for a tredge space with `unrank`, `apply(&state, move)` and
@@ -501,6 +510,19 @@ impl Space for SidesSpace {
 mod tests {
     use super::*;
     use crate::cube4::pairing_moves;
+
+    #[test]
+    fn placements_round_trip() {
+        for p in 0..8 * 7 * 6 * 5 {
+            let w: [u8; 4] = unplacement(p, 8);
+            assert!(w.iter().all(|&x| x < 8) && (1..4).all(|i| !w[..i].contains(&w[i])));
+            assert_eq!(placement(&w, 8), p);
+        }
+        for p in 0..12 * 11 * 10 {
+            let w: [u8; 3] = unplacement(p, 12);
+            assert_eq!(placement(&w, 12), p);
+        }
+    }
 
     #[test]
     fn e_slice_ranks_round_trip() {
