@@ -374,7 +374,7 @@ pub fn rank8(p: &[u8; 8]) -> u64 {
             | ((q[2] & 7) as usize) << 6
             | ((q[3] & 7) as usize) << 9
     };
-    (RANK8_HEAD[half(&p[..4])] + RANK8_TAIL[half(&p[4..])]) as u64
+    u64::from(RANK8_HEAD[half(&p[..4])]) + u64::from(RANK8_TAIL[half(&p[4..])])
 }
 
 /// Per four leading entries (three bits each): their share of [`rank8`].
