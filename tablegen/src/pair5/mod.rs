@@ -71,14 +71,14 @@ fn unplacement<const K: usize>(mut p: u64, n: u8) -> [u8; K] {
         p /= base;
     }
     // The values not yet placed, in order, on the stack (a solver unranks
-    // whole spaces at load; `n` is at most 12 here).
-    let mut free: [u8; 32] = std::array::from_fn(|i| i as u8);
-    let mut left = usize::from(n).min(32);
+    // whole spaces at load); `n` is 8 or 12, and each digit is below the
+    // values left (`p % base`).
+    let mut free: [u8; 16] = std::array::from_fn(|i| i as u8);
+    let mut left = usize::from(n);
     digits.map(|d| {
-        let d = (d as usize).min(left.saturating_sub(1));
-        let v = free[d];
-        free.copy_within(d + 1..left, d);
-        left = left.saturating_sub(1);
+        let v = free[d as usize];
+        free.copy_within(d as usize + 1..left, d as usize);
+        left -= 1;
         v
     })
 }
