@@ -39,7 +39,8 @@ use tablefmt::trit;
 use tablegen::cube3::{move_index, moves, CubieCube};
 use tablegen::kociemba::{move_tables, MoveTables, N_FLIP, N_TWIST};
 use tablegen::optimal3::{
-    corner_parity, move_parity, slice_sorted, sorted_slice, sym16, Sym16, N_SYM16,
+    class_move, corner_parity, move_parity, slice_sorted, sorted_slice, sym16, SortedSlice, Sym16,
+    CLASS_MOVE_WORDS, N_SYM16,
 };
 
 /// The corners table, read with either edge table.
@@ -105,11 +106,16 @@ pub struct Optimal {
     /// The edge table: nibbles (small) or distances mod 3 (large).
     edges: Packed,
     corners: Nibbles,
-    /// Large: the class and symmetry of every raw flip-sorted-slice value
-    /// (`SortedSlice::classify_all`).
-    classify: Option<tablefmt::HugeU32>,
-    /// Move table of the node's slice coordinate (positions, or positions
-    /// and order).
+    /// Large and huge: the flip-sorted-slice classes.
+    sorted: Option<&'static SortedSlice>,
+    /// Large and huge: each class's 18 neighbours, one cache line a class
+    /// (`SortedSlice::class_moves`).
+    rows: Option<tablefmt::HugeU32>,
+    /// `axis_conj[a][s][m]`: the move of the cube's move `m` seen from
+    /// axis `a` and through symmetry `s` (`Sym16::conj_moves`).
+    axis_conj: [[[u8; 18]; N_SYM16]; 3],
+    /// Move table of the raw slice coordinate (positions, or positions and
+    /// order).
     slice_moves: &'static [u16],
     /// The solved cube's entry in the edge table.
     goal: usize,
@@ -137,9 +143,13 @@ fn conj48(c: &CubieCube, (r, r_inv, mirror): &(CubieCube, CubieCube, bool)) -> C
 /// The search coordinates of a cube.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Node {
+    /// Small: each axis's flip.
     flip: [u16; 3],
-    /// UD-slice positions (small) or positions and order (large).
+    /// Small: each axis's UD-slice positions.
     slice: [u16; 3],
+    /// Large and huge: each axis's flip-sorted-slice `class << 4 | s`
+    /// (`conj16` by `s` takes the axis's value to the class representative).
+    cs: [u32; 3],
     twist: [u16; 3],
     cperm: u16,
     /// The corner permutation's parity (huge table).
@@ -152,6 +162,7 @@ impl Node {
     const EMPTY: Node = Node {
         flip: [0; 3],
         slice: [0; 3],
+        cs: [0; 3],
         twist: [0; 3],
         cperm: 0,
         parity: 0,
@@ -209,14 +220,14 @@ impl Optimal {
     /// there when missing).
     pub fn load(dir: &Path, size: TableSize, quiet: bool) -> Result<Optimal, TableError> {
         let [edge_id, corner_id] = size.table_ids();
-        // The sorted-slice classes and the classification of every raw
-        // value (a tenth of a second) while the tables load.
+        // The sorted-slice classes and their rows of neighbours (a few
+        // tenths of a second) while the tables load.
         let (edges, corners, sorted) = std::thread::scope(|s| {
             let sorted = size.is_sorted().then(|| {
                 s.spawn(|| {
                     let t = sorted_slice();
                     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-                    (t, t.classify_all(sym16(), threads.min(8)))
+                    (t, t.class_moves(sym16(), threads.min(8)))
                 })
             });
             let edges = match size {
@@ -228,7 +239,7 @@ impl Optimal {
             (edges, corners, sorted)
         });
         let (edges, corners) = (edges?, corners?);
-        let (sorted, classify) = match sorted {
+        let (sorted, rows) = match sorted {
             Some((t, all)) => (
                 Some(t),
                 Some(all.map_err(|e| TableError::Build(edge_id.into(), e.to_string()))?),
@@ -244,6 +255,7 @@ impl Optimal {
             })
         });
         let (k, mt) = (sym16(), move_tables());
+        let axis_conj = axis_conj(k, &axis_move);
         // Made here, not by the first lookup inside the parallel search.
         let _ = k.corners();
         let syms48: Vec<(CubieCube, CubieCube, bool)> = tablegen::cube::rotations24()
@@ -269,7 +281,9 @@ impl Optimal {
             size,
             edges,
             corners,
-            classify,
+            sorted,
+            rows,
+            axis_conj,
             slice_moves,
             goal: 0,
             parity_bits: u32::from(size == TableSize::Huge),
@@ -306,12 +320,10 @@ impl Optimal {
     #[inline(always)]
     fn edge_entry(&self, flip: u16, slice: u16, twist: u16, parity: u8) -> usize {
         let k = self.k;
-        match &self.classify {
-            Some(all) => {
-                let cs = all.as_slice()[slice as usize * N_FLIP + flip as usize] as usize;
-                let e = (cs >> 4) * N_TWIST
-                    + k.twist_conj[twist as usize * N_SYM16 + (cs & 15)] as usize;
-                (e << self.parity_bits) | (parity as usize & self.parity_bits as usize)
+        match self.sorted {
+            Some(t) => {
+                let cs = t.class_sym(k, flip as usize, slice as usize) as u32;
+                self.class_entry(cs, twist, parity)
             }
             None => {
                 let x = slice as usize * N_FLIP + flip as usize;
@@ -320,6 +332,16 @@ impl Optimal {
                     + k.twist_conj[twist as usize * N_SYM16 + s] as usize
             }
         }
+    }
+
+    /// The large or huge table's entry of a flip-sorted-slice class and
+    /// symmetry, a twist and the corner parity.
+    #[inline(always)]
+    fn class_entry(&self, cs: u32, twist: u16, parity: u8) -> usize {
+        let cs = cs as usize;
+        let e =
+            (cs >> 4) * N_TWIST + self.k.twist_conj[twist as usize * N_SYM16 + (cs & 15)] as usize;
+        (e << self.parity_bits) | (parity as usize & self.parity_bits as usize)
     }
 
     /// The edge table's value at an entry: the distance (small) or the
@@ -369,11 +391,14 @@ impl Optimal {
         for a in 0..3 {
             let (r, r_inv) = &self.axis_cubie[a];
             let v = r_inv.multiply(c).multiply(r);
-            n.flip[a] = v.flip();
-            n.slice[a] = self.slice_of(&v);
+            let (flip, slice) = (v.flip(), self.slice_of(&v));
             n.twist[a] = v.twist();
-            if self.size.is_sorted() {
-                n.exact[a] = self.exact(n.flip[a], n.slice[a], n.twist[a], n.parity);
+            match self.sorted {
+                Some(t) => {
+                    n.cs[a] = t.class_sym(self.k, flip as usize, slice as usize) as u32;
+                    n.exact[a] = self.exact(flip, slice, n.twist[a], n.parity);
+                }
+                None => (n.flip[a], n.slice[a]) = (flip, slice),
             }
         }
         n
@@ -385,25 +410,31 @@ impl Optimal {
         let mut out = *n;
         for a in 0..3 {
             let ma = self.axis_move[a][m] as usize;
-            out.flip[a] = mt.flip[n.flip[a] as usize * 18 + ma];
-            out.slice[a] = self.slice_moves[n.slice[a] as usize * 18 + ma];
             out.twist[a] = mt.twist[n.twist[a] as usize * 18 + ma];
+            match &self.rows {
+                // The class's row, through the symmetry to its
+                // representative: one cache line for every child.
+                Some(rows) => {
+                    out.cs[a] = class_step(rows.as_slice(), &self.axis_conj[a], self.k, n.cs[a], m);
+                }
+                None => {
+                    out.flip[a] = mt.flip[n.flip[a] as usize * 18 + ma];
+                    out.slice[a] = self.slice_moves[n.slice[a] as usize * 18 + ma];
+                }
+            }
         }
         out.cperm = self.k.corners().cperm_move[n.cperm as usize * 18 + m];
         out.parity = n.parity ^ self.move_parity[m];
         out
     }
 
-    /// Asks for the cache lines a node's entries are computed from (the
-    /// large table's 97 MB classification).
+    /// Asks for the cache lines a node's children are computed from (its
+    /// three rows of class neighbours).
     #[inline(always)]
-    fn prefetch_coords(&self, n: &Node) {
-        if let Some(all) = &self.classify {
-            for a in 0..3 {
-                prefetch(
-                    all.as_slice(),
-                    n.slice[a] as usize * N_FLIP + n.flip[a] as usize,
-                );
+    fn prefetch_rows(&self, n: &Node) {
+        if let Some(rows) = &self.rows {
+            for cs in n.cs {
+                prefetch(rows.as_slice(), (cs as usize >> 4) * CLASS_MOVE_WORDS);
             }
         }
     }
@@ -412,12 +443,21 @@ impl Optimal {
     /// corners entry.
     #[inline(always)]
     fn entries(&self, n: &Node) -> [usize; 4] {
-        [
-            self.edge_entry(n.flip[0], n.slice[0], n.twist[0], n.parity),
-            self.edge_entry(n.flip[1], n.slice[1], n.twist[1], n.parity),
-            self.edge_entry(n.flip[2], n.slice[2], n.twist[2], n.parity),
-            self.k.corners_index(n.cperm as usize, n.twist[0] as usize),
-        ]
+        let corners = self.k.corners_index(n.cperm as usize, n.twist[0] as usize);
+        match self.sorted {
+            Some(_) => [
+                self.class_entry(n.cs[0], n.twist[0], n.parity),
+                self.class_entry(n.cs[1], n.twist[1], n.parity),
+                self.class_entry(n.cs[2], n.twist[2], n.parity),
+                corners,
+            ],
+            None => [
+                self.edge_entry(n.flip[0], n.slice[0], n.twist[0], n.parity),
+                self.edge_entry(n.flip[1], n.slice[1], n.twist[1], n.parity),
+                self.edge_entry(n.flip[2], n.slice[2], n.twist[2], n.parity),
+                corners,
+            ],
+        }
     }
 
     #[inline(always)]
@@ -697,8 +737,9 @@ impl Optimal {
                 return false;
             }
         }
-        // The children's coordinates, then their entries, then their
-        // bounds: each pass fetches the cache lines the next one reads.
+        // The children's coordinates and entries, then their bounds, then
+        // the search of those within them: each pass fetches the cache
+        // lines the next one reads.
         let mut kids = [(Node::EMPTY, [0usize; 4], 0u8); 18];
         let mut k = 0;
         for m in 0..18u8 {
@@ -706,18 +747,23 @@ impl Optimal {
                 continue;
             }
             let c = self.step(n, m as usize);
-            self.prefetch_coords(&c);
-            kids[k] = (c, [0; 4], m);
+            let e = self.entries(&c);
+            self.prefetch_entries(&e);
+            kids[k] = (c, e, m);
             k += 1;
         }
-        for (c, e, _) in kids[..k].iter_mut() {
-            *e = self.entries(c);
-            self.prefetch_entries(e);
-        }
-        for (c, e, m) in kids[..k].iter_mut() {
-            if !self.within(n, c, e, left - 1) {
-                continue;
+        let mut live = 0;
+        for i in 0..k {
+            let (mut c, e, m) = kids[i];
+            if self.within(n, &mut c, &e, left - 1) {
+                if left > 1 {
+                    self.prefetch_rows(&c);
+                }
+                kids[live] = (c, e, m);
+                live += 1;
             }
+        }
+        for (c, _, m) in &kids[..live] {
             path.push(*m);
             if self.dfs(c, left - 1, *m / 3, path, ctx, task, count) {
                 return true;
@@ -726,6 +772,26 @@ impl Optimal {
         }
         false
     }
+}
+
+/// `axis_conj[a][s][m]`: the cube's move `m` seen from axis `a` (by
+/// `axis_move`), then through symmetry `s`.
+fn axis_conj(k: &Sym16, axis_move: &[[u8; 18]; 3]) -> [[[u8; 18]; N_SYM16]; 3] {
+    let conj = k.conj_moves();
+    std::array::from_fn(|a| {
+        std::array::from_fn(|s| std::array::from_fn(|m| conj[s][axis_move[a][m] as usize]))
+    })
+}
+
+/// The flip-sorted-slice `class << 4 | s` of one axis after the cube's move
+/// `m`: the class's row (`SortedSlice::class_moves`) read at the move seen
+/// through `s`, the symmetry it names composed after `s`.
+#[inline(always)]
+fn class_step(rows: &[u32], axis_conj: &[[u8; 18]; N_SYM16], k: &Sym16, cs: u32, m: usize) -> u32 {
+    let (class, s) = (cs as usize >> 4, cs as usize & 15);
+    let row = &rows[class * CLASS_MOVE_WORDS..][..CLASS_MOVE_WORDS];
+    let next = class_move(row, axis_conj[s][m] as usize);
+    next & !15 | u32::from(k.then[s * N_SYM16 + (next as usize & 15)])
 }
 
 /// Whether the three axes' edge-table distances `d` all equal `limit > 0`,
@@ -896,6 +962,43 @@ mod tests {
                 c = c.apply_move(m);
                 n = s.step(&n, m);
                 assert_eq!(n, s.node(&c), "seed {seed}");
+            }
+        }
+    }
+
+    /// Each axis's flip-sorted-slice class followed move by move through
+    /// the class rows is the class of the cube seen from that axis, with a
+    /// symmetry that takes its value to the representative.
+    #[test]
+    fn class_rows_follow_the_cube_on_every_axis() {
+        let s = solver();
+        let t = sorted_slice();
+        let rows = t.class_moves(s.k, 2).unwrap();
+        let conj = axis_conj(s.k, &s.axis_move);
+        let view = |c: &CubieCube, a: usize| {
+            let (r, r_inv) = &s.axis_cubie[a];
+            let v = r_inv.multiply(c).multiply(r);
+            (v.flip() as usize, slice_sorted(&v) as usize)
+        };
+        for seed in 0..100 {
+            let mut c = random_cube(seed);
+            let mut cs: [u32; 3] = std::array::from_fn(|a| {
+                let (f, x) = view(&c, a);
+                t.class_sym(s.k, f, x) as u32
+            });
+            for m in walk(seed, 30) {
+                c = c.apply_move(m);
+                for a in 0..3 {
+                    cs[a] = class_step(rows.as_slice(), &conj[a], s.k, cs[a], m);
+                    let (f, x) = view(&c, a);
+                    assert_eq!(
+                        cs[a] as usize >> 4,
+                        t.class_sym(s.k, f, x) >> 4,
+                        "seed {seed}"
+                    );
+                    let rep = t.rep[cs[a] as usize >> 4] as usize;
+                    assert_eq!(t.conj_value(s.k, f, x, cs[a] as usize & 15), rep);
+                }
             }
         }
     }
@@ -1081,6 +1184,22 @@ mod tests {
         );
     }
 
+    /// Two nodes of one cube: the same coordinates, exact distances and
+    /// classes, and entries of the same value (the symmetry to a class's
+    /// representative is one of its stabilizer's coset).
+    fn same_position(s: &Optimal, a: &Node, b: &Node) {
+        let (ea, eb) = (s.entries(a), s.entries(b));
+        assert_eq!(
+            (a.twist, a.cperm, a.parity, a.exact),
+            (b.twist, b.cperm, b.parity, b.exact)
+        );
+        assert_eq!(ea[3], eb[3]);
+        for i in 0..3 {
+            assert_eq!(a.cs[i] >> 4, b.cs[i] >> 4);
+            assert_eq!(s.edge_value(ea[i]), s.edge_value(eb[i]));
+        }
+    }
+
     fn large_tables_follow_exact_distances_and_solve_optimally(size: TableSize) {
         let s = Optimal::load(&crate::tables::test_tables_dir(), size, true).unwrap();
         for seed in 0..40 {
@@ -1091,7 +1210,7 @@ mod tests {
                 let e = s.entries(&next);
                 assert!(s.within(&n, &mut next, &e, usize::MAX));
                 c = c.apply_move(m);
-                assert_eq!(next, s.node(&c), "seed {seed}");
+                same_position(&s, &next, &s.node(&c));
                 n = next;
             }
         }
