@@ -22,9 +22,13 @@
 //! coordinate is brought to its class representative by table lookups.
 //!
 //! Moves are generated in a canonical order (never the same face twice, and
-//! of two opposite faces, which commute, only one order). Each node looks
-//! up its children's entries in three passes (their coordinates, then their
-//! entries, then the bounds), fetching the next pass's cache lines ahead.
+//! of two opposite faces, which commute, only one order). With the large
+//! and huge tables, each axis's flip-sorted-slice coordinate is a class and
+//! a symmetry, moved through the class's row of 18 neighbours: one cache
+//! line per axis gives all of a node's children. Each node looks up its
+//! children's entries in three passes (the U-D axis and the corners, then
+//! the other two axes for the children still within the bound, then the
+//! search of those), fetching the next pass's cache lines ahead.
 //! Each depth is searched on all cores: the sequences of the first three
 //! moves are tasks, and the answer is the first solution of the first task
 //! that has one, so it does not depend on the thread count. A depth finished
@@ -460,18 +464,14 @@ impl Optimal {
         }
     }
 
+    /// Asks for the cache line of an edge-table entry. Entries per byte as
+    /// constants: a division by a variable is a slow instruction.
     #[inline(always)]
-    fn prefetch_entries(&self, e: &[usize; 4]) {
-        let edges = self.edges.bytes();
-        // Entries per byte as constants: a division by a variable is a
-        // slow instruction, three per child.
-        for &x in &e[..3] {
-            match self.size {
-                TableSize::Small => prefetch(edges, x / 2),
-                TableSize::Large | TableSize::Huge => prefetch(edges, x / 5),
-            }
+    fn prefetch_entry(&self, e: usize) {
+        match self.size {
+            TableSize::Small => prefetch(self.edges.bytes(), e / 2),
+            TableSize::Large | TableSize::Huge => prefetch(self.edges.bytes(), e / 5),
         }
-        prefetch(self.corners.bytes(), e[3] >> 1);
     }
 
     /// Whether a child of `parent` with entries `e` is within `limit`
@@ -482,21 +482,28 @@ impl Optimal {
             return false;
         }
         let mut d = [0u8; 3];
-        for (a, &entry) in e[..3].iter().enumerate() {
-            let v = self.edge_value(entry);
-            d[a] = match self.size {
-                TableSize::Small => v,
-                TableSize::Large | TableSize::Huge => {
-                    let d = follow(parent.exact[a], v);
-                    child.exact[a] = d;
-                    d
-                }
-            };
+        for a in 0..3 {
+            d[a] = self.axis_distance(parent, child, e[a], a);
             if d[a] as usize > limit {
                 return false;
             }
         }
         !self.three_tight(d, e, limit)
+    }
+
+    /// A child's distance on axis `a` (by its entry `e`), filled in as its
+    /// exact distance (large and huge).
+    #[inline(always)]
+    fn axis_distance(&self, parent: &Node, child: &mut Node, e: usize, a: usize) -> u8 {
+        let v = self.edge_value(e);
+        match self.size {
+            TableSize::Small => v,
+            TableSize::Large | TableSize::Huge => {
+                let d = follow(parent.exact[a], v);
+                child.exact[a] = d;
+                d
+            }
+        }
     }
 
     /// [`three_tight`] on the parity-free distances: with the huge table,
@@ -737,10 +744,15 @@ impl Optimal {
                 return false;
             }
         }
-        // The children's coordinates and entries, then their bounds, then
-        // the search of those within them: each pass fetches the cache
-        // lines the next one reads.
-        let mut kids = [(Node::EMPTY, [0usize; 4], 0u8); 18];
+        // Three passes, each asking for the cache lines the next reads: the
+        // children's coordinates and entries (their U-D axis's and corners'
+        // lines asked for); the corners' and U-D bounds (the other axes'
+        // lines asked for the children within them, about a third); the
+        // other two axes (the rows of the children within every bound
+        // asked for). Then the search of those. One pass reading all three
+        // axes at once asks for half as many lines again, and is slower.
+        let mut kids = [(Node::EMPTY, [0usize; 4], 0u8, 0u8); 18];
+        let limit = left - 1;
         let mut k = 0;
         for m in 0..18u8 {
             if !allowed(last, m / 3) {
@@ -748,22 +760,44 @@ impl Optimal {
             }
             let c = self.step(n, m as usize);
             let e = self.entries(&c);
-            self.prefetch_entries(&e);
-            kids[k] = (c, e, m);
+            self.prefetch_entry(e[0]);
+            prefetch(self.corners.bytes(), e[3] >> 1);
+            kids[k] = (c, e, m, 0);
             k += 1;
         }
-        let mut live = 0;
+        let mut first = 0;
         for i in 0..k {
-            let (mut c, e, m) = kids[i];
-            if self.within(n, &mut c, &e, left - 1) {
-                if left > 1 {
-                    self.prefetch_rows(&c);
-                }
-                kids[live] = (c, e, m);
-                live += 1;
+            let (mut c, e, m, _) = kids[i];
+            if nibble(self.corners.bytes(), e[3]) > limit {
+                continue;
             }
+            let d0 = self.axis_distance(n, &mut c, e[0], 0);
+            if d0 as usize > limit {
+                continue;
+            }
+            self.prefetch_entry(e[1]);
+            self.prefetch_entry(e[2]);
+            kids[first] = (c, e, m, d0);
+            first += 1;
         }
-        for (c, _, m) in &kids[..live] {
+        let mut live = 0;
+        for i in 0..first {
+            let (mut c, e, m, d0) = kids[i];
+            let d1 = self.axis_distance(n, &mut c, e[1], 1);
+            if d1 as usize > limit {
+                continue;
+            }
+            let d2 = self.axis_distance(n, &mut c, e[2], 2);
+            if d2 as usize > limit || self.three_tight([d0, d1, d2], &e, limit) {
+                continue;
+            }
+            if left > 1 {
+                self.prefetch_rows(&c);
+            }
+            kids[live] = (c, e, m, 0);
+            live += 1;
+        }
+        for (c, _, m, _) in &kids[..live] {
             path.push(*m);
             if self.dfs(c, left - 1, *m / 3, path, ctx, task, count) {
                 return true;
