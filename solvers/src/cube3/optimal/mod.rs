@@ -45,8 +45,8 @@ use tablefmt::trit;
 use tablegen::cube3::{move_index, moves, CubieCube};
 use tablegen::kociemba::{move_tables, MoveTables, N_FLIP, N_TWIST};
 use tablegen::optimal3::{
-    class_move, corner_parity, move_parity, slice_sorted, sorted_slice, sym16, SortedSlice, Sym16,
-    CLASS_MOVE_WORDS, N_SYM16,
+    class_move, corner_parity, move_parity, slice_sorted, sorted_slice, sym16, CornerSym16,
+    SortedSlice, Sym16, CLASS_MOVE_WORDS, N_SYM16,
 };
 
 /// The corners table, read with either edge table.
@@ -107,6 +107,8 @@ const PREFIX: usize = 3;
 /// The optimal solver with its tables.
 pub struct Optimal {
     k: &'static Sym16,
+    /// The corner permutation's classes and moves (`Sym16::corners`).
+    csym: &'static CornerSym16,
     mt: &'static MoveTables,
     size: TableSize,
     /// The edge table: nibbles (small) or distances mod 3 (large).
@@ -262,8 +264,9 @@ impl Optimal {
         });
         let (k, mt) = (sym16(), move_tables());
         let axis_conj = axis_conj(k, &axis_move);
-        // Made here, not by the first lookup inside the parallel search.
-        let _ = k.corners();
+        // Made here, not by the first lookup inside the parallel search,
+        // and held: the search reads it for every child.
+        let csym = k.corners();
         let syms48: Vec<(CubieCube, CubieCube, bool)> = tablegen::cube::rotations24()
             .iter()
             .flat_map(|alg| {
@@ -283,6 +286,7 @@ impl Optimal {
         };
         let mut solver = Optimal {
             k,
+            csym,
             mt,
             size,
             edges,
@@ -429,7 +433,7 @@ impl Optimal {
                 }
             }
         }
-        out.cperm = self.k.corners().cperm_move[n.cperm as usize * 18 + m];
+        out.cperm = self.csym.cperm_move[n.cperm as usize * 18 + m];
         out.parity = n.parity ^ self.move_parity[m];
         out
     }
@@ -449,7 +453,9 @@ impl Optimal {
     /// corners entry.
     #[inline(always)]
     fn entries(&self, n: &Node) -> [usize; 4] {
-        let corners = self.k.corners_index(n.cperm as usize, n.twist[0] as usize);
+        let (p, c) = (n.cperm as usize, &self.csym.cperm);
+        let corners = c.class_of[p] as usize * N_TWIST
+            + self.k.twist_conj[n.twist[0] as usize * N_SYM16 + c.sym_of[p] as usize] as usize;
         match self.sorted {
             Some(_) => [
                 self.class_entry(n.cs[0], n.twist[0], n.parity),

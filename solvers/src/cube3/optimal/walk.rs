@@ -29,7 +29,7 @@ impl Optimal {
             e: [0; 4],
             m: NO_MOVE,
             last,
-            d0: 0,
+            d: [0; 2],
             parent: 0,
         });
         let mut walk = Walk {
@@ -82,16 +82,18 @@ impl Optimal {
                 return false;
             }
         }
-        // Three passes over all the siblings' children, each asking for the
-        // cache lines the next reads: their coordinates and entries (their
-        // U-D axis's and corners' lines asked for); the corners' and U-D
-        // bounds (the other axes' lines asked for the children within
-        // them, about a third); the other two axes (the rows of the
-        // children within every bound asked for). Then the search of those.
-        // One pass reading all three axes at once asks for half as many
-        // lines again, and is slower; one node at a time waits for memory
-        // three times a node.
+        // Passes over all the siblings' children, each keeping the children
+        // within one bound and asking for the cache lines the next pass
+        // reads for them: their coordinates and entries (the corners' line
+        // asked for where that table can cut, else the U-D axis's); the
+        // corners; the U-D axis; axis 1; axis 2 and the three tight axes
+        // (the rows of the children within every bound asked for). Then the
+        // search of those. Each pass asks only for the lines of the children
+        // the one before kept: the search is bound by the lines in flight
+        // more than by the rounds it waits, and one node at a time waited
+        // for memory three times a node.
         let limit = left - 1;
+        let corners = limit < CORNERS_CUT_BELOW;
         let base = w.stack.len();
         for i in lo..hi {
             let (n, last) = (w.stack[i].node, w.stack[i].last);
@@ -101,52 +103,56 @@ impl Optimal {
                 }
                 let c = self.step(&n, m as usize);
                 let e = self.entries(&c);
-                self.prefetch_entry(e[0]);
-                prefetch(self.corners.bytes(), e[3] >> 1);
+                if corners {
+                    prefetch(self.corners.bytes(), e[3] >> 1);
+                } else {
+                    self.prefetch_entry(e[0]);
+                }
                 w.stack.push(Kid {
                     node: c,
                     e,
                     m,
                     last: m / 3,
-                    d0: 0,
+                    d: [0; 2],
                     parent: (i - lo) as u8,
                 });
             }
         }
-        let mut first = base;
-        for i in base..w.stack.len() {
-            let mut k = w.stack[i];
-            let parent = &w.stack[lo + k.parent as usize].node;
-            if nibble(self.corners.bytes(), k.e[3]) > limit {
-                continue;
-            }
-            k.d0 = self.axis_distance(parent, &mut k.node, k.e[0], 0);
-            if k.d0 as usize > limit {
-                continue;
-            }
-            self.prefetch_entry(k.e[1]);
-            self.prefetch_entry(k.e[2]);
-            w.stack[first] = k;
-            first += 1;
+        let mut end = w.stack.len();
+        if corners {
+            end = self.keep(w, lo, base, end, |k, _| {
+                let within = nibble(self.corners.bytes(), k.e[3]) <= limit;
+                if within {
+                    self.prefetch_entry(k.e[0]);
+                }
+                within
+            });
         }
-        let mut live = base;
-        for i in base..first {
-            let mut k = w.stack[i];
-            let parent = &w.stack[lo + k.parent as usize].node;
-            let d1 = self.axis_distance(parent, &mut k.node, k.e[1], 1);
-            if d1 as usize > limit {
-                continue;
+        end = self.keep(w, lo, base, end, |k, parent| {
+            k.d[0] = self.axis_distance(parent, &mut k.node, k.e[0], 0);
+            let within = k.d[0] as usize <= limit;
+            if within {
+                self.prefetch_entry(k.e[1]);
             }
+            within
+        });
+        end = self.keep(w, lo, base, end, |k, parent| {
+            k.d[1] = self.axis_distance(parent, &mut k.node, k.e[1], 1);
+            let within = k.d[1] as usize <= limit;
+            if within {
+                self.prefetch_entry(k.e[2]);
+            }
+            within
+        });
+        let live = self.keep(w, lo, base, end, |k, parent| {
             let d2 = self.axis_distance(parent, &mut k.node, k.e[2], 2);
-            if d2 as usize > limit || self.three_tight([k.d0, d1, d2], &k.e, limit) {
-                continue;
-            }
-            if left > 1 {
+            let within =
+                d2 as usize <= limit && !self.three_tight([k.d[0], k.d[1], d2], &k.e, limit);
+            if within && left > 1 {
                 self.prefetch_rows(&k.node);
             }
-            w.stack[live] = k;
-            live += 1;
-        }
+            within
+        });
         w.stack.truncate(live);
         // Each sibling's children are a run of the survivors.
         let mut at = base;
@@ -167,6 +173,30 @@ impl Optimal {
         w.stack.truncate(base);
         false
     }
+
+    /// Keeps, in order, the children of `w.stack[base..end]` for which
+    /// `within` holds (given each its parent of the group at `lo`), moved
+    /// down to start at `base`; returns the end of those kept.
+    #[inline(always)]
+    fn keep(
+        &self,
+        w: &mut Walk,
+        lo: usize,
+        base: usize,
+        end: usize,
+        mut within: impl FnMut(&mut Kid, &Node) -> bool,
+    ) -> usize {
+        let mut kept = base;
+        for i in base..end {
+            let mut k = w.stack[i];
+            let parent = w.stack[lo + k.parent as usize].node;
+            if within(&mut k, &parent) {
+                w.stack[kept] = k;
+                kept += 1;
+            }
+        }
+        kept
+    }
 }
 
 /// A node of [`Optimal::expand`]'s stack of sibling groups.
@@ -178,8 +208,8 @@ struct Kid {
     m: u8,
     /// The face of its last move.
     last: u8,
-    /// Its U-D axis's distance.
-    d0: u8,
+    /// Its distances on axes 0 and 1, as the passes fill them.
+    d: [u8; 2],
     /// Its parent's place among its group of siblings.
     parent: u8,
 }
@@ -192,6 +222,12 @@ struct Walk<'a, 'b> {
     task: usize,
     count: &'a mut u64,
 }
+
+/// The corners' table cuts children only when fewer moves than this are
+/// left: its greatest distance is 11, and at 10 moves it cut 0.08 % of the
+/// children the edge tables would look at (seed 1, huge tables), not worth a
+/// read per child at the two levels that hold most of the nodes.
+const CORNERS_CUT_BELOW: usize = 10;
 
 /// A [`Kid`]'s move when it is a task's own node.
 const NO_MOVE: u8 = u8::MAX;
