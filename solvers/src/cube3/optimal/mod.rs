@@ -416,26 +416,38 @@ impl Optimal {
 
     #[inline(always)]
     fn step(&self, n: &Node, m: usize) -> Node {
-        let mt = self.mt;
         let mut out = *n;
+        self.step_corners(n, &mut out, m);
         for a in 0..3 {
-            let ma = self.axis_move[a][m] as usize;
-            out.twist[a] = mt.twist[n.twist[a] as usize * 18 + ma];
-            match &self.rows {
-                // The class's row, through the symmetry to its
-                // representative: one cache line for every child.
-                Some(rows) => {
-                    out.cs[a] = class_step(rows.as_slice(), &self.axis_conj[a], self.k, n.cs[a], m);
-                }
-                None => {
-                    out.flip[a] = mt.flip[n.flip[a] as usize * 18 + ma];
-                    out.slice[a] = self.slice_moves[n.slice[a] as usize * 18 + ma];
-                }
-            }
+            self.step_axis(n, &mut out, m, a);
         }
+        out
+    }
+
+    /// `out`'s corner permutation and parity: `n`'s turned by move `m`.
+    #[inline(always)]
+    fn step_corners(&self, n: &Node, out: &mut Node, m: usize) {
         out.cperm = self.csym.cperm_move[n.cperm as usize * 18 + m];
         out.parity = n.parity ^ self.move_parity[m];
-        out
+    }
+
+    /// `out`'s coordinates on axis `a`: `n`'s turned by move `m`.
+    #[inline(always)]
+    fn step_axis(&self, n: &Node, out: &mut Node, m: usize, a: usize) {
+        let mt = self.mt;
+        let ma = self.axis_move[a][m] as usize;
+        out.twist[a] = mt.twist[n.twist[a] as usize * 18 + ma];
+        match &self.rows {
+            // The class's row, through the symmetry to its representative:
+            // one cache line for every child.
+            Some(rows) => {
+                out.cs[a] = class_step(rows.as_slice(), &self.axis_conj[a], self.k, n.cs[a], m);
+            }
+            None => {
+                out.flip[a] = mt.flip[n.flip[a] as usize * 18 + ma];
+                out.slice[a] = self.slice_moves[n.slice[a] as usize * 18 + ma];
+            }
+        }
     }
 
     /// Asks for the cache lines a node's children are computed from (its
@@ -453,23 +465,29 @@ impl Optimal {
     /// corners entry.
     #[inline(always)]
     fn entries(&self, n: &Node) -> [usize; 4] {
-        let (p, c) = (n.cperm as usize, &self.csym.cperm);
-        let corners = c.class_of[p] as usize * N_TWIST
-            + self.k.twist_conj[n.twist[0] as usize * N_SYM16 + c.sym_of[p] as usize] as usize;
+        [
+            self.axis_entry(n, 0),
+            self.axis_entry(n, 1),
+            self.axis_entry(n, 2),
+            self.corners_entry(n),
+        ]
+    }
+
+    /// A node's edge-table entry on axis `a`.
+    #[inline(always)]
+    fn axis_entry(&self, n: &Node, a: usize) -> usize {
         match self.sorted {
-            Some(_) => [
-                self.class_entry(n.cs[0], n.twist[0], n.parity),
-                self.class_entry(n.cs[1], n.twist[1], n.parity),
-                self.class_entry(n.cs[2], n.twist[2], n.parity),
-                corners,
-            ],
-            None => [
-                self.edge_entry(n.flip[0], n.slice[0], n.twist[0], n.parity),
-                self.edge_entry(n.flip[1], n.slice[1], n.twist[1], n.parity),
-                self.edge_entry(n.flip[2], n.slice[2], n.twist[2], n.parity),
-                corners,
-            ],
+            Some(_) => self.class_entry(n.cs[a], n.twist[a], n.parity),
+            None => self.edge_entry(n.flip[a], n.slice[a], n.twist[a], n.parity),
         }
+    }
+
+    /// A node's entry in the corners table.
+    #[inline(always)]
+    fn corners_entry(&self, n: &Node) -> usize {
+        let (p, c) = (n.cperm as usize, &self.csym.cperm);
+        c.class_of[p] as usize * N_TWIST
+            + self.k.twist_conj[n.twist[0] as usize * N_SYM16 + c.sym_of[p] as usize] as usize
     }
 
     /// Asks for the cache line of an edge-table entry. Entries per byte as

@@ -101,8 +101,13 @@ impl Optimal {
                 if !allowed(last, m / 3) {
                     continue;
                 }
-                let c = self.step(&n, m as usize);
-                let e = self.entries(&c);
+                // The U-D axis and the corners only: most children go no
+                // further, and the other two axes are moved for those
+                // within the U-D axis's bound.
+                let mut c = n;
+                self.step_corners(&n, &mut c, m as usize);
+                self.step_axis(&n, &mut c, m as usize, 0);
+                let e = [self.axis_entry(&c, 0), 0, 0, self.corners_entry(&c)];
                 if corners {
                     prefetch(self.corners.bytes(), e[3] >> 1);
                 } else {
@@ -128,22 +133,22 @@ impl Optimal {
                 within
             });
         }
-        end = self.keep(w, lo, base, end, |k, parent| {
-            k.d[0] = self.axis_distance(parent, &mut k.node, k.e[0], 0);
-            let within = k.d[0] as usize <= limit;
-            if within {
-                self.prefetch_entry(k.e[1]);
-            }
-            within
-        });
-        end = self.keep(w, lo, base, end, |k, parent| {
-            k.d[1] = self.axis_distance(parent, &mut k.node, k.e[1], 1);
-            let within = k.d[1] as usize <= limit;
-            if within {
-                self.prefetch_entry(k.e[2]);
-            }
-            within
-        });
+        for a in 0..2 {
+            end = self.keep(w, lo, base, end, |k, parent| {
+                k.d[a] = self.axis_distance(parent, &mut k.node, k.e[a], a);
+                let within = k.d[a] as usize <= limit;
+                if within {
+                    if a == 0 {
+                        for b in 1..3 {
+                            self.step_axis(parent, &mut k.node, k.m as usize, b);
+                            k.e[b] = self.axis_entry(&k.node, b);
+                        }
+                    }
+                    self.prefetch_entry(k.e[a + 1]);
+                }
+                within
+            });
+        }
         let live = self.keep(w, lo, base, end, |k, parent| {
             let d2 = self.axis_distance(parent, &mut k.node, k.e[2], 2);
             let within =
