@@ -41,7 +41,7 @@ def solve(
     optimal: bool = False,
     hard_limit_ms: Optional[int] = None,
     optimal_tables: str = "large",
-    exact_phase1: bool = False,
+    exact_phase1: Optional[bool] = None,
     threads: Optional[int] = None,
 ) -> Solution:
     """Solves a puzzle: "2x2x2", "3x3x3", "4x4x4", "pyraminx" or "domino".
@@ -59,9 +59,10 @@ def solve(
     `optimal_tables` ("large", 670 MB; "huge", 1.34 GB and faster; or
     "small", 73 MB and slower; built on first use); past `hard_limit_ms` (optimal default: 10 minutes) a
     RuntimeError names the depth ruled out and the best solution found.
-    `exact_phase1=True` (3x3x3): phase 1 bounded by its exact distances (70 MB,
-    loaded once per process on the first such solve): about twice as fast at
-    20 moves, for many solves. `threads` (4x4x4, 5x5x5): threads of the
+    `exact_phase1` (3x3x3): phase 1 bounded by its exact distances (70 MB,
+    loaded once per process by the first solve that needs the two phases;
+    about twice as fast at 20 moves) when True or None (the default), by the
+    three small tables (0.85 MB) when False. `threads` (4x4x4, 5x5x5): threads of the
     solve (default: one per core).
     """
 

@@ -224,9 +224,10 @@ fn read_position(
 /// ten seconds; several times slower); `hard_limit_ms`: the time after which a
 /// solve that has not finished gives up (optimal default: 10 minutes), with
 /// a RuntimeError naming the depth ruled out and the best solution found.
-/// `exact_phase1=True` (3x3x3): phase 1 bounded by its exact distances (70 MB,
-/// loaded once per process on the first such solve): about twice as fast at
-/// 20 moves, for many solves. `threads` (4x4x4, 5x5x5): threads of the
+/// `exact_phase1` (3x3x3): phase 1 bounded by its exact distances (70 MB,
+/// loaded once per process by the first solve that needs the two phases;
+/// about twice as fast at 20 moves) when True or None (the default), by the
+/// three small tables (0.85 MB) when False. `threads` (4x4x4, 5x5x5): threads of the
 /// solve (default: one per core; the 4x4x4's nine phase-1 choices, the
 /// 5x5x5's stage roots and finishes are dealt out among them).
 ///
@@ -234,7 +235,7 @@ fn read_position(
 /// Raises ValueError for bad input, OSError for a table that cannot be read,
 /// built or downloaded, RuntimeError when the solve runs out of time.
 #[pyfunction]
-#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None, optimal=false, hard_limit_ms=None, optimal_tables="large", exact_phase1=false, threads=None))]
+#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None, optimal=false, hard_limit_ms=None, optimal_tables="large", exact_phase1=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -249,7 +250,7 @@ fn solve(
     optimal: bool,
     hard_limit_ms: Option<u64>,
     optimal_tables: &str,
-    exact_phase1: bool,
+    exact_phase1: Option<bool>,
     threads: Option<usize>,
 ) -> PyResult<Solution> {
     if threads == Some(0) {
@@ -265,9 +266,10 @@ fn solve(
             "optimal=True: {puzzle} has no optimal solver (the 3x3x3 has)"
         )));
     }
-    if exact_phase1 && puzzle != "3x3x3" {
+    if let (Some(given), false) = (exact_phase1, puzzle == "3x3x3") {
+        let given = if given { "True" } else { "False" };
         return Err(PyValueError::new_err(format!(
-            "exact_phase1=True: {puzzle} has no phase 1 (the 3x3x3's two-phase solver has)"
+            "exact_phase1={given}: {puzzle} has no phase 1 (the 3x3x3's two-phase solver has)"
         )));
     }
     let dir = tables_dir(tables, tables_from)?;
@@ -278,7 +280,7 @@ fn solve(
         hard_limit: hard_limit_ms.map(Duration::from_millis),
         optimal,
         optimal_tables,
-        exact_phase1,
+        exact_phase1: exact_phase1.unwrap_or(defaults.exact_phase1),
         threads: threads.unwrap_or(0),
     };
     let name = puzzle.to_string();

@@ -57,6 +57,8 @@ fn main() {
 
     let t = Instant::now();
     let s3 = solvers::cube3::Solver::load(&dir, true).expect("3x3x3 tables");
+    // As `cubesolve` solves: phase 1 on its exact distances.
+    s3.load_exact_phase1().expect("3x3x3 exact phase-1 table");
     println!(
         "3x3x3 init {:.1} ms, tables {} bytes",
         t.elapsed().as_secs_f64() * 1e3,

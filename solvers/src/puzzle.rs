@@ -54,9 +54,10 @@ pub struct Options {
     /// 3x3x3 with `optimal`: which tables (small: 73 MB, slower; large:
     /// 670 MB).
     pub optimal_tables: crate::cube3::optimal::TableSize,
-    /// 3x3x3: phase 1 bounded by its exact distances
-    /// ([`crate::cube3::Solver::load_exact_phase1`]: 70 MB, loaded on the
-    /// first solve that asks); other puzzles refuse it.
+    /// 3x3x3: phase 1 bounded by its exact distances (the default;
+    /// [`crate::cube3::Solver::load_exact_phase1`]: 70 MB, loaded on the
+    /// first solve that needs the two phases), else by the three small
+    /// tables' bounds. Other puzzles ignore it.
     pub exact_phase1: bool,
     /// Threads a solve may use (0: one per core): the 4x4x4 deals its phase-1
     /// choices out among them, the 5x5x5 each stage's roots and its 3x3x3
@@ -73,7 +74,7 @@ impl Default for Options {
             max_length: 21,
             optimal: false,
             optimal_tables: Default::default(),
-            exact_phase1: false,
+            exact_phase1: true,
             threads: 0,
         }
     }

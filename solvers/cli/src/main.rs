@@ -130,11 +130,16 @@ struct SolveArgs {
     /// times fewer nodes) or `small` (73 MB, ten seconds; several times slower).
     #[arg(long, value_name = "SIZE", default_value = "large", value_parser = parse_size)]
     optimal_tables: solvers::cube3::optimal::TableSize,
-    /// 3x3x3: bound phase 1 by its exact distances (the optimal solver's
-    /// small table, 70 MB, built on first use in about ten seconds, loaded
-    /// in well under a second): a search about twice as fast at 20 moves,
-    /// for a loading that a single solve does not win back.
-    #[arg(long)]
+    /// 3x3x3: what bounds phase 1. `exact` (the default): its exact
+    /// distances, the optimal solver's small table (70 MB, built on first use
+    /// in about ten seconds, read in a few tens of milliseconds, only by a
+    /// solve that needs the two phases), about twice as fast at 20 moves;
+    /// `small`: the three small tables' bounds (0.85 MB), for a machine short
+    /// of memory or disk.
+    #[arg(long, value_name = "TABLES", value_parser = ["exact", "small"])]
+    phase1_tables: Option<String>,
+    /// The same as --phase1-tables exact (kept for scripts that name it).
+    #[arg(long, hide = true, conflicts_with = "phase1_tables")]
     exact_phase1: bool,
     /// Milliseconds after which the best solution found is returned. 3x3x3:
     /// default 1000; 4x4x4: the whole solve, the 3x3x3 finish gets what the
@@ -203,9 +208,14 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    if args.exact_phase1 && p.name() != "3x3x3" {
+    if (args.exact_phase1 || args.phase1_tables.is_some()) && p.name() != "3x3x3" {
+        let flag = if args.exact_phase1 {
+            "--exact-phase1"
+        } else {
+            "--phase1-tables"
+        };
         return Err(solvers::SolveError::input(format!(
-            "--exact-phase1: {} has no phase 1 (the 3x3x3's two-phase solver has)",
+            "{flag}: {} has no phase 1 (the 3x3x3's two-phase solver has)",
             p.name()
         ))
         .into());
@@ -253,7 +263,7 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         max_length: args.max_length,
         optimal: args.optimal,
         optimal_tables: args.optimal_tables,
-        exact_phase1: args.exact_phase1,
+        exact_phase1: args.phase1_tables.as_deref() != Some("small"),
         threads: args.threads.map_or(0, usize::from),
     };
     let solution = solver.solve(&position, &opts)?;

@@ -730,29 +730,72 @@ fn optimal_solves_say_so_and_what_they_proved() {
 }
 
 #[test]
-fn exact_phase1_solves_the_3x3x3_and_no_other_puzzle() {
-    let v = solve_json(&[
-        "--puzzle",
-        "3x3x3",
-        "--scramble",
-        "R U2 F' L D2 B R' U F2 L' D B2 R U' F D2 L2 B'",
-        "--exact-phase1",
-        "--max-length",
-        "20",
-    ]);
-    assert!(v["moves"].as_u64().unwrap() <= 20, "{v}");
-    let out = cubesolve()
-        .args([
-            "solve",
+fn phase1_tables_solve_the_3x3x3_and_no_other_puzzle() {
+    let scramble = "R U2 F' L D2 B R' U F2 L' D B2 R U' F D2 L2 B'";
+    let cube = tablegen::cube::CubeN::new(3);
+    let flags: [&[&str]; 4] = [
+        &[],
+        &["--phase1-tables", "exact"],
+        &["--phase1-tables", "small"],
+        &["--exact-phase1"],
+    ];
+    for flag in flags {
+        let mut args = vec![
+            "--puzzle",
+            "3x3x3",
+            "--scramble",
+            scramble,
+            "--max-length",
+            "20",
+        ];
+        args.extend_from_slice(flag);
+        let v = solve_json(&args);
+        assert!(v["moves"].as_u64().unwrap() <= 20, "{flag:?}: {v}");
+        let mut s = cube.solved();
+        cube.apply_alg(&mut s, &tablegen::notation::parse_alg(scramble).unwrap());
+        let solution = v["solution"].as_str().unwrap();
+        cube.apply_alg(&mut s, &tablegen::notation::parse_alg(solution).unwrap());
+        assert!(cube.is_solved(&s), "{flag:?}: {solution}");
+    }
+    let refused: [&[&str]; 4] = [
+        &["--puzzle", "4x4x4", "--scramble", "R", "--exact-phase1"],
+        &[
             "--puzzle",
             "4x4x4",
             "--scramble",
             "R",
+            "--phase1-tables",
+            "small",
+        ],
+        &[
+            "--puzzle",
+            "3x3x3",
+            "--scramble",
+            "R",
+            "--phase1-tables",
+            "tiny",
+        ],
+        &[
+            "--puzzle",
+            "3x3x3",
+            "--scramble",
+            "R",
+            "--phase1-tables",
+            "small",
             "--exact-phase1",
-        ])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    assert!(one_line(&out).contains("phase 1"));
+        ],
+    ];
+    for args in refused {
+        let out = cubesolve()
+            .arg("solve")
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let line = one_line(&out);
+        if args[1] == "4x4x4" {
+            assert!(line.contains("phase 1"), "{line}");
+        }
+    }
 }

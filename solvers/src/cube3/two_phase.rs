@@ -431,8 +431,12 @@ impl Search<'_> {
         };
         // As in min2phase: the first search allows the longest phase 2 of use
         // and stops at any solution; each solution found lowers the bound to one
-        // shorter, until none is found.
+        // shorter, until none is found. A solution within `max_length` ends the
+        // search, but only once this phase 2 is as short as it goes: the
+        // shorter phase 2 costs a few small searches, and saves about 0.17
+        // moves at 21.
         let mut bound = max2;
+        let mut within = false;
         loop {
             let mut found = self.phase2(x, len1, bound, prev).map(|t| (t, false));
             if found.is_none() && !self.stop {
@@ -454,14 +458,13 @@ impl Search<'_> {
             let pre = sol.len() - end2;
             self.target = sol.len();
             self.best = Some((sol, [len1, end2 - len1, pre], self.view));
-            if total <= self.max_length {
-                self.stop = true;
-            }
+            within |= total <= self.max_length;
             if self.stop || end2 - len1 <= h {
                 break;
             }
             bound = end2 - len1 - 1;
         }
+        self.stop |= within;
         self.out_of_time();
     }
 
