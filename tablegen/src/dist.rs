@@ -100,6 +100,9 @@ pub struct Finished {
     pub histogram: Vec<u64>,
     /// Neighbour computations done.
     pub expansions: u64,
+    /// Layers pulled (each unreached state looking for a neighbour in the
+    /// frontier) rather than pushed.
+    pub pulled: u32,
 }
 
 impl Cluster {
@@ -616,20 +619,29 @@ mod tests {
         // Budgets that make runs of the least size (1024 ranks): many runs
         // per layer.
         // The doubling space's slices span several chunks of bitmap.
+        // Its frontier's bitmap (75 kB) does not fit in a worker's share of
+        // 16 kB: every layer is pushed, in runs of the least size (1024
+        // ranks), many per layer; in 256 kB it fits, and the wide layers are
+        // pulled.
         let n = 600_011;
         let want = dense_bfs(&Doubling { n }, &Progress::hidden());
-        for workers in [1, 2] {
-            let dir = tempfile::tempdir().unwrap();
-            let cluster = Cluster {
-                checkpoint: Some((dir.path().join("work"), 7)),
-                memory_limit: Some(1 << 18),
-                ..Cluster::local(workers)
-            };
-            let got = timely_bfs(Doubling { n }, &cluster, &Progress::hidden())
-                .unwrap()
-                .unwrap();
-            assert_eq!(got.histogram, want.histogram, "workers {workers}");
-            assert!(depths_of(got) == want.depth, "workers {workers}");
+        for (limit, pulls) in [(1 << 14, false), (1 << 18, true)] {
+            for workers in [1, 2] {
+                let dir = tempfile::tempdir().unwrap();
+                let cluster = Cluster {
+                    checkpoint: Some((dir.path().join("work"), 7)),
+                    memory_limit: Some(limit),
+                    ..Cluster::local(workers)
+                };
+                let got = timely_bfs(Doubling { n }, &cluster, &Progress::hidden())
+                    .unwrap()
+                    .unwrap();
+                let what = format!("limit {limit}, workers {workers}");
+                assert_eq!(got.histogram, want.histogram, "{what}");
+                assert_eq!(got.pulled > 0, pulls, "{what}: {} pulled", got.pulled);
+                assert!(depths_of(got) == want.depth, "{what}");
+                assert!(!dir.path().join("work").exists(), "{what}: files left");
+            }
         }
         for (n, jump, most) in [(20_011, 141, 4), (2, 1, 3)] {
             let want = dense_bfs(&Ring { n, jump }, &Progress::hidden());
@@ -685,6 +697,28 @@ mod tests {
             .unwrap()
             .unwrap();
         let want = dense_bfs(&ring(), &Progress::hidden());
+        assert_eq!(got.histogram, want.histogram);
+        assert_eq!(depths_of(got), want.depth);
+        // Stopped after its first pulled layer and resumed: the same table.
+        let wide = |stop: Option<u8>| Cluster {
+            memory_limit: Some(1 << 14),
+            ..cluster(stop)
+        };
+        let (mut reached, mut first_pull) = (0, None);
+        for (d, &c) in want.histogram.iter().enumerate() {
+            reached += c;
+            // The rule of a layer's expansion (see the worker).
+            if first_pull.is_none() && d + 1 < want.histogram.len() && c > (20_011 - reached) / 2 {
+                first_pull = Some(d as u8);
+            }
+        }
+        let stop = first_pull.expect("a layer wide enough to pull") + 1;
+        let e = timely_bfs(ring(), &wide(Some(stop)), &Progress::hidden());
+        assert_eq!(e.unwrap_err(), DistError::Stopped(stop));
+        let got = timely_bfs(ring(), &wide(None), &Progress::hidden())
+            .unwrap()
+            .unwrap();
+        assert!(got.pulled > 0);
         assert_eq!(got.histogram, want.histogram);
         assert_eq!(depths_of(got), want.depth);
         // Without a directory for its files, refused.

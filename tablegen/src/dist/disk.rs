@@ -47,6 +47,8 @@ pub(super) struct DiskSlice {
     scratch: Vec<u64>,
     /// How many ranks `inbox` may hold before it is written out.
     cap: usize,
+    /// The most ranks one batch received holds.
+    batch: usize,
     runs: Vec<PathBuf>,
     /// The first error of the receiving side (it runs inside timely).
     error: Option<DistError>,
@@ -63,6 +65,7 @@ impl DiskSlice {
             inbox: Vec::with_capacity(cap + batch),
             scratch: Vec::new(),
             cap,
+            batch,
             runs: Vec::new(),
             error: None,
         }
@@ -178,8 +181,18 @@ impl DiskSlice {
         LayerReader::open(&self.ck.layer_path(depth), self.bytes)
     }
 
+    /// Gives back the memory of the received ranks (for a layer that
+    /// receives none: a pulled one); the next rank received takes it again.
+    pub(super) fn release(&mut self) {
+        self.inbox = Vec::new();
+        self.scratch = Vec::new();
+    }
+
     /// Takes ranks of this slice sent for the next layer.
     pub(super) fn take(&mut self, ranks: &mut Vec<u64>) {
+        if self.inbox.capacity() == 0 {
+            self.inbox.reserve_exact(self.cap + self.batch);
+        }
         self.inbox.append(ranks);
         if self.inbox.len() >= self.cap {
             if let Err(e) = self.spill() {
@@ -225,19 +238,11 @@ impl DiskSlice {
             .iter()
             .map(|p| RunReader::open(p, self.ck.lo))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut old = LayerReader::open(&self.visited_path(next - 1), self.bytes)?;
-        let mut visited = LayerWriter::create(&self.visited_path(next))?;
-        let mut layer = LayerWriter::create(&self.ck.layer_path(next))?;
-        let (mut found, mut held) = (0u64, 0usize);
-        let mut reached = vec![0u8; CHUNK_BYTES];
-        let mut fresh = vec![0u8; CHUNK_BYTES];
-        while let Some((at, bits)) = old.next_chunk()? {
-            let n = bits.len();
-            let (reached, fresh) = (&mut reached[..n], &mut fresh[..n]);
-            reached.copy_from_slice(bits);
-            fresh.fill(0);
-            let first = self.ck.lo + at * 8;
-            let end = first + n as u64 * 8;
+        let inbox = std::mem::take(&mut self.inbox);
+        let mut held = 0usize;
+        let found = self.rewrite(next, |first, reached, fresh| {
+            let end = first + reached.len() as u64 * 8;
+            let mut found = 0;
             let mut mark = |r: u64| {
                 let i = (r - first) as usize;
                 let bit = 1u8 << (i % 8);
@@ -247,8 +252,8 @@ impl DiskSlice {
                     found += 1;
                 }
             };
-            while held < self.inbox.len() && self.inbox[held] < end {
-                mark(self.inbox[held]);
+            while held < inbox.len() && inbox[held] < end {
+                mark(inbox[held]);
                 held += 1;
             }
             for run in runs.iter_mut() {
@@ -256,6 +261,74 @@ impl DiskSlice {
                     mark(r);
                 }
             }
+            Ok(found)
+        });
+        self.inbox = inbox;
+        self.inbox.clear();
+        drop(runs);
+        for p in self.runs.drain(..) {
+            let _ = std::fs::remove_file(p);
+        }
+        found
+    }
+
+    /// Pulls the layer `next`: every state of the slice not reached yet for
+    /// which `hit` says yes (it has a neighbour in the frontier), written to
+    /// disk. Returns how many there are.
+    pub(super) fn pull(
+        &mut self,
+        next: u8,
+        mut hit: impl FnMut(u64) -> bool,
+    ) -> Result<u64, DistError> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        let hi = self.ck.hi;
+        self.rewrite(next, |first, reached, fresh| {
+            let mut found = 0;
+            for (i, (byte, new)) in reached.iter_mut().zip(fresh.iter_mut()).enumerate() {
+                let mut open = !*byte;
+                while open != 0 {
+                    let b = open.trailing_zeros();
+                    open &= open - 1;
+                    let r = first + i as u64 * 8 + u64::from(b);
+                    // The last byte's bits past the slice are no states.
+                    if r >= hi {
+                        break;
+                    }
+                    if hit(r) {
+                        *byte |= 1 << b;
+                        *new |= 1 << b;
+                        found += 1;
+                    }
+                }
+            }
+            Ok(found)
+        })
+    }
+
+    /// Reads the reached-states bitmap of depth `next - 1` a chunk at a
+    /// time; `mark` sets the states of the layer `next` in the chunk (in
+    /// both the reached bitmap and the new layer's, given empty) and says how
+    /// many it set. Writes the reached-states bitmap of `next` and the layer
+    /// `next`, then removes the old bitmap. Returns the states marked.
+    fn rewrite(
+        &mut self,
+        next: u8,
+        mut mark: impl FnMut(u64, &mut [u8], &mut [u8]) -> Result<u64, DistError>,
+    ) -> Result<u64, DistError> {
+        let mut old = LayerReader::open(&self.visited_path(next - 1), self.bytes)?;
+        let mut visited = LayerWriter::create(&self.visited_path(next))?;
+        let mut layer = LayerWriter::create(&self.ck.layer_path(next))?;
+        let mut found = 0u64;
+        let mut reached = vec![0u8; CHUNK_BYTES];
+        let mut fresh = vec![0u8; CHUNK_BYTES];
+        while let Some((at, bits)) = old.next_chunk()? {
+            let n = bits.len();
+            let (reached, fresh) = (&mut reached[..n], &mut fresh[..n]);
+            reached.copy_from_slice(bits);
+            fresh.fill(0);
+            found += mark(self.ck.lo + at * 8, reached, fresh)?;
             visited.write(reached)?;
             layer.write(fresh)?;
         }
@@ -265,10 +338,6 @@ impl DiskSlice {
         visited.finish()?;
         drop(old);
         let _ = std::fs::remove_file(self.visited_path(next - 1));
-        for p in self.runs.drain(..) {
-            let _ = std::fs::remove_file(p);
-        }
-        self.inbox.clear();
         Ok(found)
     }
 

@@ -249,9 +249,15 @@ pub(super) fn run_worker<S: Space>(
             ranks.advance_to(depth as u32);
         }
         let (mut found, mut expanded) = (0u64, 0u64);
-        // Out of core there is no room for the whole frontier: always push.
-        let pull = disk.is_none() && count > (size - reached) / 2;
-        if let Some(ds) = &disk {
+        // Out of core, a layer is pulled only if the whole frontier's bitmap
+        // (a bit per state) fits in the worker's memory; the buffers of
+        // received ranks are given back for it.
+        let pull =
+            count > (size - reached) / 2 && budget.is_none_or(|b| size.div_ceil(8) <= b / 8 * 7);
+        if let (Some(ds), false) = (&disk, pull) {
+            if out.capacity() < out_cap + SLACK {
+                out.reserve_exact(out_cap + SLACK);
+            }
             // The layer's bitmap, read in order; every neighbour goes to its
             // owner (this worker too), in batches. (The reader is taken
             // before the loop: the slice is borrowed again when ranks
@@ -299,7 +305,24 @@ pub(super) fn run_worker<S: Space>(
             flush(&mut out, &mut ranks);
         } else if pull {
             // Everyone's frontier bitmap, then a local pull.
-            {
+            if let Some(ds) = &disk {
+                // Out of core: the layer's bitmap, read in order.
+                ds.borrow_mut().release();
+                out = Vec::new();
+                let layer = ds.borrow().layer(depth);
+                let sent = layer.and_then(|mut l| {
+                    while let Some((at, chunk)) = l.next_chunk()? {
+                        for p in 0..peers as u64 {
+                            bits.send((p, lo / 8 + at, chunk.to_vec()));
+                        }
+                        worker.step();
+                    }
+                    Ok(())
+                });
+                if let Err(e) = sent {
+                    error.get_or_insert(e);
+                }
+            } else {
                 let t = table.borrow();
                 let mine = layer_bits(&t, depth);
                 for p in 0..peers as u64 {
@@ -315,18 +338,30 @@ pub(super) fn run_worker<S: Space>(
                 worker.step_or_park(Some(PARK));
             }
             let f = frontier.borrow();
+            let hit = |r: u64, expanded: &mut u64| {
+                let mut hit = false;
+                space.for_each_neighbour(r, |x| {
+                    *expanded += 1;
+                    hit = f[(x / 8) as usize] >> (x % 8) & 1 == 1;
+                    !hit
+                });
+                hit
+            };
+            if let Some(ds) = &disk {
+                match ds.borrow_mut().pull(next, |r| hit(r, &mut expanded)) {
+                    Ok(n) => found += n,
+                    Err(e) => {
+                        error.get_or_insert(e);
+                    }
+                }
+            }
+            // In core (out of core the table is empty).
             let mut t = table.borrow_mut();
             for (i, cell) in t.iter_mut().enumerate() {
                 if *cell != UNREACHED {
                     continue;
                 }
-                let mut hit = false;
-                space.for_each_neighbour(lo + i as u64, |x| {
-                    expanded += 1;
-                    hit = f[(x / 8) as usize] >> (x % 8) & 1 == 1;
-                    !hit
-                });
-                if hit {
+                if hit(lo + i as u64, &mut expanded) {
                     *cell = next;
                     found += 1;
                 }
@@ -366,7 +401,7 @@ pub(super) fn run_worker<S: Space>(
             worker.step_or_park(Some(PARK));
         }
         found += marked.replace(0);
-        if let Some(ds) = &disk {
+        if let (Some(ds), false) = (&disk, pull) {
             match ds.borrow_mut().merge(next) {
                 Ok(n) => found += n,
                 Err(e) => {
@@ -462,6 +497,7 @@ pub(super) fn run_worker<S: Space>(
         depths,
         histogram,
         expansions,
+        pulled: pulls,
     }))
 }
 
