@@ -60,8 +60,9 @@ def solve(
     "small", 73 MB and slower; built on first use); past `hard_limit_ms` (optimal default: 10 minutes) a
     RuntimeError names the depth ruled out and the best solution found.
     `exact_phase1` (3x3x3): phase 1 bounded by its exact distances (70 MB,
-    loaded once per process by the first solve that needs the two phases;
-    about twice as fast at 20 moves) when True or None (the default), by the
+    loaded once per process by the first solve that needs the two phases, not
+    built or downloaded by a solve given `hard_limit_ms`; about twice as fast
+    at 20 moves) when True or None (the default), by the
     three small tables (0.85 MB) when False. `threads` (4x4x4, 5x5x5): threads of the
     solve (default: one per core).
     """

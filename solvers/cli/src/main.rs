@@ -132,8 +132,9 @@ struct SolveArgs {
     optimal_tables: solvers::cube3::optimal::TableSize,
     /// 3x3x3: what bounds phase 1. `exact` (the default): its exact
     /// distances, the optimal solver's small table (70 MB, built on first use
-    /// in about ten seconds, read in a few tens of milliseconds, only by a
-    /// solve that needs the two phases), about twice as fast at 20 moves;
+    /// in about ten seconds, but not by a solve given --hard-limit; read in a
+    /// few tens of milliseconds, only by a solve that needs the two phases),
+    /// about twice as fast at 20 moves;
     /// `small`: the three small tables' bounds (0.85 MB), for a machine short
     /// of memory or disk.
     #[arg(long, value_name = "TABLES", value_parser = ["exact", "small"])]

@@ -563,6 +563,7 @@ impl crate::puzzle::CubeSolver for Solver {
                 optimal: true,
             });
         }
+        let limited = opts.hard_limit.is_some();
         let opts = Options {
             max_length: opts.max_length,
             time_budget: opts.time_budget.unwrap_or(Duration::from_millis(1000)),
@@ -580,8 +581,16 @@ impl crate::puzzle::CubeSolver for Solver {
             }
             None => {
                 // The exact table only for the cubes that need the two
-                // phases: a near or optimal solve never reads it.
-                if opts.exact_phase1 {
+                // phases: a near or optimal solve never reads it. A solve
+                // bounded by a hard limit does not build or download it
+                // (seconds): it takes the small tables' bounds until the
+                // table is there.
+                let there = || {
+                    let id = optimal::TableSize::Small.table_ids()[0];
+                    self.exact.get().is_some()
+                        || tablegen::artifact::locate(&self.dir, id).is_some()
+                };
+                if opts.exact_phase1 && (!limited || there()) {
                     self.load_exact_phase1()?;
                 }
                 let (found, phases, _) = self.solve_phased(&cube, opts);
