@@ -25,7 +25,7 @@ use crate::moves::{axis_rotations, recolourings, simplify, whole_turn};
 use crate::search::{deepen, next_stage, Chain, Clock, Policy, Root, Share};
 use crate::tables::{Nibbles, TableError, Trits};
 use crate::SolveError;
-use phase2::{either_frame, without_dlb_wide, P2};
+use phase2::{either_frame, whole_turns, without_dlb_wide, Claims, P2};
 use phase3::{PairCentres, N3, P3};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -90,6 +90,11 @@ pub struct Options {
     /// share the length of the best whole solution so far (a finish only
     /// looks for shorter), and the shortest whole is kept.
     pub threads: usize,
+    /// On several threads, each phase-2 end the threads share (the same
+    /// problem, turned and recoloured, reached from different phase-1
+    /// choices) goes to the thread that finds it first; the other looks on
+    /// for ends of its own. Off, each thread keeps every end it finds.
+    pub split_ends: bool,
 }
 
 impl Default for Options {
@@ -107,6 +112,7 @@ impl Default for Options {
             phase3_more_nodes: 500_000,
             finish_min: Duration::from_millis(5),
             time_budget: Duration::from_millis(240),
+            split_ends: true,
             hard_limit: Duration::from_secs(30),
             threads: 0,
         }
@@ -158,6 +164,10 @@ pub struct Solver {
     /// axis (`y^k` and `x2 y^k`): facelet `i` of the turned state is facelet
     /// `p[i]` of the state.
     ud_turns: Vec<Vec<u8>>,
+    /// The facelet permutations of the 24 whole-cube turns, and the colour
+    /// renamings of the 24 (see [`Solver::problem_key`]).
+    turns24: Vec<Vec<u8>>,
+    recolours24: Vec<[u8; 6]>,
     /// Wing slot images of the whole-cube turn `y`; `sides` has `y` as its move
     /// `p2_moves.len()`.
     y_slot: [u8; 24],
@@ -349,10 +359,13 @@ impl Solver {
                 p
             })
             .collect();
+        let (turns24, recolours24) = whole_turns(&stages.cube);
         Ok(Solver {
             sides_tab,
             sides_either,
             ud_turns,
+            turns24,
+            recolours24,
 
             pair_tab: Trits::load_trits(REDUCTION_IDS[2], dir, quiet)?,
             split: SplitSpace::new(3, &p2_moves),
@@ -436,6 +449,7 @@ impl Solver {
         opts: &Options,
         clock: Clock,
         choices: &[(usize, usize)],
+        claims: Option<(&Claims, usize)>,
     ) -> Result<Vec<Candidate>, SolveError> {
         let cube = &self.stages.cube;
         let st0 = &self.stages.stages[0];
@@ -499,7 +513,7 @@ impl Solver {
         };
         let ends = next_stage(
             cube,
-            &P2 { s: self },
+            &P2 { s: self, claims },
             &starts,
             &policy,
             opts.phase1_candidates,
@@ -530,7 +544,7 @@ impl Solver {
             ..Options::default()
         };
         let clock = clock_of(Instant::now(), &opts);
-        let mut c = self.reduce_candidates(state, &opts, clock, &choices(&opts))?;
+        let mut c = self.reduce_candidates(state, &opts, clock, &choices(&opts), None)?;
         let mut c = c.swap_remove(0);
         if c.turned {
             c.moves.push(y_turn());
@@ -669,7 +683,7 @@ impl Solver {
     pub fn reduce(&self, state: &[u8], opts: Options) -> Result<Vec<Move>, SolveError> {
         self.check(state)?;
         let clock = clock_of(Instant::now(), &opts);
-        let cands = self.reduce_candidates(state, &opts, clock, &choices(&opts))?;
+        let cands = self.reduce_candidates(state, &opts, clock, &choices(&opts), None)?;
         let found = self.pair_candidates(&cands, &opts, clock)?;
         found
             .into_iter()
@@ -692,7 +706,7 @@ impl Solver {
         let best = AtomicUsize::new(usize::MAX);
         if threads == 1 {
             return self
-                .solve_choices(state, &opts, start, &all, &best)?
+                .solve_choices(state, &opts, start, &all, &best, None)?
                 .ok_or_else(|| SolveError::Internal("no phase-3 solution".into()));
         }
         let groups: Vec<Vec<(usize, usize)>> = (0..threads)
@@ -705,10 +719,20 @@ impl Solver {
             phase2_candidates: opts.phase2_candidates.div_ceil(threads),
             ..opts
         };
+        // The threads' phase-1 choices reach many of the same phase-2 ends (the
+        // same problem turned and recoloured): each goes to the thread that
+        // finds it first, and the other looks on for ends of its own.
+        let claims = Claims::default();
+        let claim = opts.split_ends;
         let results: Vec<Result<Option<Solution4>, SolveError>> = std::thread::scope(|sc| {
             let handles: Vec<_> = groups
                 .iter()
-                .map(|g| sc.spawn(|| self.solve_choices(state, &opts, start, g, &best)))
+                .enumerate()
+                .map(|(t, g)| {
+                    let claims = claim.then_some((&claims, t));
+                    let (opts, best) = (&opts, &best);
+                    sc.spawn(move || self.solve_choices(state, opts, start, g, best, claims))
+                })
                 .collect();
             handles
                 .into_iter()
@@ -755,11 +779,12 @@ impl Solver {
         start: Instant,
         choices: &[(usize, usize)],
         shared: &AtomicUsize,
+        claims: Option<(&Claims, usize)>,
     ) -> Result<Option<Solution4>, SolveError> {
         let opts = *opts;
         let clock = clock_of(start, &opts);
         let cube = &self.stages.cube;
-        let cands = self.reduce_candidates(state, &opts, clock, choices)?;
+        let cands = self.reduce_candidates(state, &opts, clock, choices, claims)?;
         let found = self.pair_candidates(&cands, &opts, clock)?;
         // The 3x3x3 finish of each phase-3 solution; the shortest whole wins.
         // Each finish only has to beat the best so far, in what is left of the

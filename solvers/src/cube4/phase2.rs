@@ -3,12 +3,53 @@
 //! wings split (one of each dedge in each class, an even number flipped).
 
 use super::Solver;
+use crate::moves::whole_turn;
 use crate::search::{allowed, Chain, Link, Rooted, Stage};
 use crate::tables::nibble;
 use crate::SolveError;
 use tablegen::cube::CubeN;
 use tablegen::cube4::{odd, SideCentresSpace};
 use tablegen::notation::{Face, Move};
+
+/// Phase-2 ends claimed by the threads of a solve: problem key -> thread.
+pub(super) type Claims = std::sync::Mutex<std::collections::HashMap<Vec<u8>, usize>>;
+
+/// The 24 whole-cube turns of `cube` as facelet permutations (facelet `i`
+/// of the turned state is facelet `p[i]`), and the colour renamings of the
+/// 24 (each turn's colour on each face renamed to that face's own).
+pub(super) fn whole_turns(cube: &CubeN) -> (Vec<Vec<u8>>, Vec<[u8; 6]>) {
+    let c3 = CubeN::new(3);
+    let gens = [whole_turn(Face::U, 1), whole_turn(Face::R, 1)];
+    let mut algs: Vec<Vec<Move>> = vec![vec![]];
+    let mut perms: Vec<Vec<u8>> = vec![(0..cube.facelets() as u8).collect()];
+    let mut k = 0;
+    while k < algs.len() {
+        for g in gens {
+            let mut alg = algs[k].clone();
+            alg.push(g);
+            let mut p: Vec<u8> = (0..cube.facelets() as u8).collect();
+            cube.apply_alg(&mut p, &alg);
+            if !perms.contains(&p) {
+                perms.push(p);
+                algs.push(alg);
+            }
+        }
+        k += 1;
+    }
+    let maps = algs
+        .iter()
+        .map(|alg| {
+            let mut s = c3.solved();
+            c3.apply_alg(&mut s, alg);
+            let mut map = [0u8; 6];
+            for f in Face::ALL {
+                map[s[c3.index(f, 1, 1)] as usize] = f as u8;
+            }
+            map
+        })
+        .collect();
+    (perms, maps)
+}
 
 /// Per entry `2r + o` of `par` (`4x4x4-sides-parity`), the least of its distance
 /// as it is and turned by the move `y` of `sides` (which keeps the wing
@@ -64,6 +105,8 @@ pub(super) struct N2 {
 /// node is pruned when both frames' bounds exceed what is left.
 pub(super) struct P2<'a> {
     pub(super) s: &'a Solver,
+    /// The ends the threads of a solve have claimed, and this thread.
+    pub(super) claims: Option<(&'a Claims, usize)>,
 }
 
 impl P2<'_> {
@@ -210,6 +253,17 @@ impl Link for P2<'_> {
         }
         (s, tag as u16)
     }
+    /// An end another thread of the solve has claimed is left to it.
+    fn accept(&self, state: &[u8], _: u16) -> bool {
+        let Some((claims, me)) = self.claims else {
+            return true;
+        };
+        let key = self.s.problem_key(state);
+        let Ok(mut claims) = claims.lock() else {
+            return true;
+        };
+        *claims.entry(key).or_insert(me) == me
+    }
     /// Ends turned from one another give the same phase 3: one is kept (the
     /// first, whose phases 1 and 2 are no longer).
     fn key(&self, state: &[u8], _: u16) -> Vec<u8> {
@@ -218,6 +272,35 @@ impl Link for P2<'_> {
 }
 
 impl Solver {
+    /// The same key for every state that is the same problem as `s` for
+    /// phases 2 and 3 and the finish: `s` turned as a whole and its colours
+    /// renamed as a whole-cube turn would (the nine phase-1 choices reach
+    /// ends related so). The least over the 24 turns of the turned facelets,
+    /// each with the renaming that makes them least (found facelet by
+    /// facelet: a renaming is fixed by two colours).
+    pub(super) fn problem_key(&self, s: &[u8]) -> Vec<u8> {
+        let mut best: Option<Vec<u8>> = None;
+        let mut maps: Vec<&[u8; 6]> = Vec::with_capacity(24);
+        for p in &self.turns24 {
+            maps.clear();
+            maps.extend(self.recolours24.iter());
+            for &i in p {
+                if maps.len() < 2 {
+                    break;
+                }
+                let c = s[i as usize] as usize;
+                let low = maps.iter().map(|m| m[c]).min().unwrap_or(0);
+                maps.retain(|m| m[c] == low);
+            }
+            let Some(m) = maps.first() else { continue };
+            let key: Vec<u8> = p.iter().map(|&i| m[s[i as usize] as usize]).collect();
+            if best.as_ref().is_none_or(|b| key < *b) {
+                best = Some(key);
+            }
+        }
+        best.unwrap_or_default()
+    }
+
     /// Phase-2 node of a state whose U/D centres are staged.
     /// An internal error if the wings are not those of a real cube (the
     /// input was checked).

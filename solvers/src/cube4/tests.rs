@@ -235,6 +235,31 @@ fn canonical_keys_of_turned_states() {
     }
 }
 
+/// States that are one problem (turned as a whole, and their colours renamed
+/// as a whole-cube turn would) share a problem key; a face turn gives another.
+#[test]
+fn problem_keys_of_turned_and_recoloured_states() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    assert_eq!(s4.turns24.len(), 24);
+    let maps: std::collections::HashSet<[u8; 6]> = s4.recolours24.iter().copied().collect();
+    assert_eq!(maps.len(), 24);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+    for _ in 0..20 {
+        let s = random_scramble(&cube, &mut rng);
+        let key = s4.problem_key(&s);
+        for _ in 0..8 {
+            let p = &s4.turns24[rng.gen_range(0..24)];
+            let m = &s4.recolours24[rng.gen_range(0..24)];
+            let t: Vec<u8> = p.iter().map(|&i| m[s[i as usize] as usize]).collect();
+            assert_eq!(s4.problem_key(&t), key);
+        }
+        let mut t = s.clone();
+        cube.apply(&mut t, Move::face(Face::R, 1));
+        assert_ne!(s4.problem_key(&t), key);
+    }
+}
+
 /// The phase-2 centre and parity bound: a breadth-first search over the
 /// sides-stage states and the wing parity with the 23 phase-2 moves, from
 /// the goal in both frames (as is and turned by `y`, even parity), gives
@@ -445,6 +470,7 @@ fn any_thread_count_solves() {
         let s = tablegen::cube4::random_state(100 + i as u64);
         let opts = Options {
             threads,
+            split_ends: threads != 4,
             time_budget: Duration::from_millis(60),
             ..Options::default()
         };
