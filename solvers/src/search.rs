@@ -395,11 +395,11 @@ pub trait Link: Stage {
         cube.apply_alg(&mut s, path);
         (s, chain.marks)
     }
-    /// Whether a goal's landed state (see [`Link::land`]) ends the stage:
-    /// by default every one. For a check the stage's nodes cannot make,
-    /// such as what the next stage needs.
-    fn accept(&self, state: &[u8], marks: u16) -> bool {
-        let _ = (state, marks);
+    /// Whether a goal's landed state (see [`Link::land`]), `len` moves into
+    /// the chain, ends the stage: by default every one. For a check the
+    /// stage's nodes cannot make, such as what the next stage needs.
+    fn accept(&self, state: &[u8], marks: u16, len: usize) -> bool {
+        let _ = (state, marks, len);
         true
     }
     /// Whether an accepted goal is one of the stage's first choice; the
@@ -471,8 +471,8 @@ impl<L: Link> Link for Checked<'_, L> {
     ) -> (Vec<u8>, u16) {
         self.0.land(cube, chain, set, path, tag)
     }
-    fn accept(&self, state: &[u8], marks: u16) -> bool {
-        self.0.accept(state, marks)
+    fn accept(&self, state: &[u8], marks: u16, len: usize) -> bool {
+        self.0.accept(state, marks, len)
     }
     fn prefer(&self, state: &[u8], marks: u16) -> bool {
         self.0.prefer(state, marks) && (self.1)(state)
@@ -521,7 +521,7 @@ pub fn next_stage<L: Link + Sync>(
         let (k, set) = owner[root];
         let m: Vec<Move> = path.iter().map(|&i| moves[i]).collect();
         let (state, marks) = stage.land(cube, &chains[k], set, &m, tag);
-        if !stage.accept(&state, marks) {
+        if !stage.accept(&state, marks, chains[k].moves.len() + m.len()) {
             Verdict::No
         } else if stage.prefer(&state, marks) {
             Verdict::Yes

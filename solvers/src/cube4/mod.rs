@@ -12,6 +12,7 @@
 //! finishes each reduced cube with the 3x3x3 solver.
 
 mod centres;
+mod finish;
 mod phase2;
 mod phase3;
 #[cfg(test)]
@@ -28,12 +29,10 @@ use crate::SolveError;
 use phase2::{either_frame, whole_turns, without_dlb_wide, Claims, P2};
 use phase3::{PairCentres, N3, P3};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::corners::read_corners;
-use tablegen::cube::CubeN;
-use tablegen::cube3::CubieCube;
 use tablegen::cube4::{odd, PairAllSpace, SideCentresSpace, SplitSpace, Wings};
 use tablegen::notation::{Face, Move};
 use tablegen::validate::validate;
@@ -766,132 +765,6 @@ impl Solver {
             (None, Some(e)) => Err(e),
             (None, None) => Err(SolveError::Internal("no 4x4x4 solve thread".into())),
         }
-    }
-
-    /// Every phase on the phase-1 `choices` (axis, colour pair), within the
-    /// time budget from `start`: the shortest whole found, or `None` if it
-    /// found nothing shorter than another thread's (`shared`: the length of
-    /// the shortest whole so far over every thread).
-    fn solve_choices(
-        &self,
-        state: &[u8],
-        opts: &Options,
-        start: Instant,
-        choices: &[(usize, usize)],
-        shared: &AtomicUsize,
-        claims: Option<(&Claims, usize)>,
-    ) -> Result<Option<Solution4>, SolveError> {
-        let opts = *opts;
-        let clock = clock_of(start, &opts);
-        let cube = &self.stages.cube;
-        let cands = self.reduce_candidates(state, &opts, clock, choices, claims)?;
-        let found = self.pair_candidates(&cands, &opts, clock)?;
-        // The 3x3x3 finish of each phase-3 solution; the shortest whole wins.
-        // Each finish only has to beat the best so far, in what is left of the
-        // time budget shared among the finishes still to run.
-        let mut best: Option<Solution4> = None;
-        // The reduced cubes, each once: phase-3 solutions of one length from
-        // different candidates often end in the same 3x3x3.
-        let mut finals: Vec<(&Candidate, Vec<Move>, Vec<Move>, CubieCube)> = Vec::new();
-        for (ci, m3) in found {
-            let cand = &cands[ci];
-            let mut s = cand.state.clone();
-            cube.apply_alg(&mut s, &m3);
-            // The reduced cube as a 3x3x3: corners, one wing per dedge, one centre
-            // per face. Phase 3 may leave the cube turned (x2, y2 or z2): the
-            // 3x3x3 is solved on the turned-back skeleton and its moves renamed
-            // for the cube as it is.
-            let s3 = tablegen::validate::skeleton3(cube, &s);
-            let reduced = |e| SolveError::Internal(format!("reduced cube: {e}"));
-            let (rotation, s3) =
-                tablegen::validate::orient_centres(&CubeN::new(3), &s3).map_err(reduced)?;
-            let cc = CubieCube::from_facelets(&s3).map_err(reduced)?;
-            if !finals.iter().any(|f| f.3 == cc) {
-                finals.push((cand, m3, rotation, cc));
-            }
-        }
-        let count = finals.len();
-        // The length to beat: this thread's best or another's.
-        let to_beat = |best: &Option<Solution4>| {
-            best.as_ref()
-                .map_or(usize::MAX, |b| b.moves.len())
-                .min(shared.load(Ordering::Relaxed))
-        };
-        for (i, (cand, m3, rotation, cc)) in finals.into_iter().enumerate() {
-            let before = cand.moves.len() + m3.len();
-            let known = to_beat(&best);
-            let some = known < usize::MAX;
-            let target = if some {
-                known.saturating_sub(before + 1)
-            } else {
-                21
-            };
-            // Past the time budget, the best so far is the answer.
-            if some && start.elapsed() >= opts.time_budget {
-                break;
-            }
-            // A finish that cannot beat the best so far is not tried.
-            if some && self.solver3.lower_bound(&cc) > target {
-                continue;
-            }
-            // Each cube gets its share of what is left of the budget (at least
-            // `finish_min`) and keeps shortening within it. The first cube
-            // starts from its first solution within 21 moves; every later one
-            // only looks for finishes that beat the best whole so far.
-            let share = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
-            let end = Instant::now() + share.max(opts.finish_min);
-            let mut below = target + 1;
-            for take_any in [!some, false] {
-                let rem = end.saturating_duration_since(Instant::now());
-                let found = if take_any {
-                    self.solver3.solve(
-                        &cc,
-                        crate::cube3::Options {
-                            max_length: 21,
-                            time_budget: rem,
-                            // Used if loaded (`Solver::load`).
-                            exact_phase1: true,
-                            ..Default::default()
-                        },
-                    )
-                } else if rem.is_zero() || below <= 1 {
-                    break;
-                } else {
-                    self.solver3.solve_below(&cc, below, rem)
-                };
-                if found.is_empty() && cc != CubieCube::SOLVED {
-                    break;
-                }
-                below = found.len();
-                let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
-                let m4 = tablegen::cube::unrotate(&m4, &rotation);
-                let mut after = m3.clone();
-                after.extend(&m4);
-                let (found_len, all) = cand.whole(&after);
-                if best.as_ref().is_none_or(|b| all.len() < b.moves.len()) {
-                    let mut phases = vec![
-                        ("centres-ud", cand.lens[0]),
-                        ("separate", cand.lens[1]),
-                        ("pair", m3.len()),
-                        ("3x3x3", m4.len()),
-                    ];
-                    if found_len > all.len() {
-                        phases.push(("merged", found_len - all.len()));
-                    }
-                    shared.fetch_min(all.len(), Ordering::Relaxed);
-                    best = Some(Solution4 { moves: all, phases });
-                }
-                if !take_any {
-                    // `solve_below` returns at its deadline or when nothing
-                    // shorter exists: there is nothing more to look for.
-                    break;
-                }
-            }
-        }
-        if best.is_none() && shared.load(Ordering::Relaxed) == usize::MAX {
-            return Err(SolveError::Internal("no phase-3 solution".into()));
-        }
-        Ok(best)
     }
 
     /// Refuses a state that is not a real 4x4x4 (`validate` checks the

@@ -11,8 +11,9 @@ use tablegen::cube::CubeN;
 use tablegen::cube4::{odd, SideCentresSpace};
 use tablegen::notation::{Face, Move};
 
-/// Phase-2 ends claimed by the threads of a solve: problem key -> thread.
-pub(super) type Claims = std::sync::Mutex<std::collections::HashMap<Vec<u8>, usize>>;
+/// Phase-2 ends claimed by the threads of a solve: problem key -> (thread,
+/// moves of its phases 1 and 2).
+pub(super) type Claims = std::sync::Mutex<std::collections::HashMap<Vec<u8>, (usize, usize)>>;
 
 /// The 24 whole-cube turns of `cube` as facelet permutations (facelet `i`
 /// of the turned state is facelet `p[i]`), and the colour renamings of the
@@ -253,8 +254,10 @@ impl Link for P2<'_> {
         }
         (s, tag as u16)
     }
-    /// An end another thread of the solve has claimed is left to it.
-    fn accept(&self, state: &[u8], _: u16) -> bool {
+    /// An end another thread of the solve has claimed in as few moves or
+    /// fewer is left to it (one found in fewer is taken over: both threads
+    /// then have it).
+    fn accept(&self, state: &[u8], _: u16, len: usize) -> bool {
         let Some((claims, me)) = self.claims else {
             return true;
         };
@@ -262,7 +265,11 @@ impl Link for P2<'_> {
         let Ok(mut claims) = claims.lock() else {
             return true;
         };
-        *claims.entry(key).or_insert(me) == me
+        let claim = claims.entry(key).or_insert((me, len));
+        if claim.0 != me && len < claim.1 {
+            *claim = (me, len);
+        }
+        claim.0 == me
     }
     /// Ends turned from one another give the same phase 3: one is kept (the
     /// first, whose phases 1 and 2 are no longer).

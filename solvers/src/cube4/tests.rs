@@ -7,6 +7,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use tablegen::bfs::Space;
+use tablegen::cube::CubeN;
 use tablegen::notation::MoveKind;
 
 fn stages() -> CentreStages {
@@ -258,6 +259,37 @@ fn problem_keys_of_turned_and_recoloured_states() {
         cube.apply(&mut t, Move::face(Face::R, 1));
         assert_ne!(s4.problem_key(&t), key);
     }
+}
+
+/// A phase-2 end goes to the thread that claims it first, unless another
+/// reaches the same problem in fewer moves (then both have it); the thread
+/// that keeps it accepts it again.
+#[test]
+fn phase2_ends_are_claimed_by_the_shortest() {
+    use crate::search::Link;
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    let claims = super::phase2::Claims::default();
+    let p = |t| super::phase2::P2 {
+        s: &s4,
+        claims: Some((&claims, t)),
+    };
+    let s = tablegen::cube4::random_state(5);
+    let mut turned = s.clone();
+    cube.apply(&mut turned, whole_turn(Face::R, 1));
+    assert!(p(1).accept(&s, 0, 7));
+    assert!(!p(0).accept(&turned, 0, 7), "as long as the first claim");
+    assert!(p(0).accept(&turned, 0, 6), "shorter");
+    assert!(!p(1).accept(&s, 0, 6), "no shorter than the new claim");
+    assert!(p(0).accept(&s, 0, 9), "the owner's own end");
+    let mut other = s.clone();
+    cube.apply(&mut other, Move::face(Face::U, 1));
+    assert!(p(1).accept(&other, 0, 9), "another problem");
+    let unclaimed = super::phase2::P2 {
+        s: &s4,
+        claims: None,
+    };
+    assert!(unclaimed.accept(&s, 0, 20));
 }
 
 /// The phase-2 centre and parity bound: a breadth-first search over the
