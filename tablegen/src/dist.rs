@@ -601,6 +601,39 @@ mod tests {
         }
     }
 
+    /// A worker whose layer fails stops every worker in that layer's round:
+    /// no worker saves a checkpoint of the failed layer, and the build
+    /// resumed from the checkpoints is right.
+    #[test]
+    fn a_failed_layer_stops_every_worker_before_its_checkpoint() {
+        let ring = || Ring { n: 4999, jump: 71 };
+        let want = dense_bfs(&ring(), &Progress::hidden());
+        for memory_limit in [None, Some(1 << 12)] {
+            let dir = tempfile::tempdir().unwrap();
+            let ckpt = dir.path().join("resume");
+            let cluster = Cluster {
+                checkpoint: Some((ckpt.clone(), 42)),
+                memory_limit,
+                ..Cluster::local(2)
+            };
+            *worker::FAIL_LAYER.lock().unwrap() = Some((4999, 1, 3));
+            let e = timely_bfs(ring(), &cluster, &Progress::hidden());
+            *worker::FAIL_LAYER.lock().unwrap() = None;
+            let e = e.unwrap_err().to_string();
+            assert!(e.contains("layer 3 failed"), "{memory_limit:?}: {e}");
+            for w in 0..2 {
+                let p = ckpt.join(format!("w{w}-of-2.json"));
+                let meta: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+                assert_eq!(meta["depth"], 3, "{memory_limit:?}: worker {w}");
+            }
+            let got = timely_bfs(ring(), &cluster, &Progress::hidden())
+                .unwrap()
+                .unwrap();
+            assert_eq!(got.histogram, want.histogram, "{memory_limit:?}");
+        }
+    }
+
     /// Reads a finished build's distances, wherever they are.
     fn depths_of(r: Finished) -> Vec<u8> {
         match r.depths {

@@ -4,6 +4,12 @@
 
 use super::*;
 
+/// A test's fault: the layer of (space size, worker, depth) fails as a
+/// failed read would.
+#[cfg(test)]
+pub(super) static FAIL_LAYER: std::sync::Mutex<Option<(u64, usize, u8)>> =
+    std::sync::Mutex::new(None);
+
 pub(super) fn run_worker<S: Space>(
     worker: &mut Worker,
     space: &S,
@@ -409,10 +415,23 @@ pub(super) fn run_worker<S: Space>(
                 }
             }
         }
+        #[cfg(test)]
+        if FAIL_LAYER.lock().ok().and_then(|f| *f) == Some((size, index, depth)) {
+            error.get_or_insert(DistError::Gather {
+                path: "injected".into(),
+                reason: format!("worker {index}'s layer {depth} failed (a test)"),
+            });
+        }
+        // A worker whose layer failed (read, pull or merge) says so in the
+        // layer's own round, and every worker stops before saving a
+        // checkpoint of a layer that some slice does not have.
         let secs = start.elapsed().as_secs_f64();
         let all = round_trip(worker, &mut shares, &share_probe, &got, &mut round, {
-            (found, expanded, secs, index as u64, false)
+            (found, expanded, secs, index as u64, error.is_some())
         });
+        if all.iter().any(|s| s.1 .4) {
+            return Err(error.unwrap_or(DistError::OtherWorker));
+        }
         count = all.iter().map(|s| s.1 .0).sum();
         let (slowest, slowest_secs) = slowest_of(&all);
         reached += count;
