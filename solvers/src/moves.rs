@@ -51,17 +51,21 @@ pub fn whole_turn(face: Face, turns: u8) -> Move {
 /// I, x and z (the colour on each face after the turn is renamed to that face's
 /// own).
 pub fn recolourings() -> [[u8; 6]; 3] {
-    let c3 = CubeN::new(3);
     let rot = |face| whole_turn(face, 1);
-    [vec![], vec![rot(Face::R)], vec![rot(Face::F)]].map(|turn| {
-        let mut s = c3.solved();
-        c3.apply_alg(&mut s, &turn);
-        let mut map = [0u8; 6];
-        for f in Face::ALL {
-            map[s[c3.index(f, 1, 1)] as usize] = f as u8;
-        }
-        map
-    })
+    [vec![], vec![rot(Face::R)], vec![rot(Face::F)]].map(|turn| recolouring(&turn))
+}
+
+/// The colour renaming of a whole-cube turn: the colour on each face after
+/// the turn is renamed to that face's own.
+pub fn recolouring(turn: &[Move]) -> [u8; 6] {
+    let c3 = CubeN::new(3);
+    let mut s = c3.solved();
+    c3.apply_alg(&mut s, turn);
+    let mut map = [0u8; 6];
+    for f in Face::ALL {
+        map[s[c3.index(f, 1, 1)] as usize] = f as u8;
+    }
+    map
 }
 
 /// Whole-cube turns that bring each axis (U-D, R-L, F-B) to U-D: a solver

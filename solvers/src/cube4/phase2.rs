@@ -3,7 +3,6 @@
 //! wings split (one of each dedge in each class, an even number flipped).
 
 use super::Solver;
-use crate::moves::whole_turn;
 use crate::search::{allowed, Chain, Link, Rooted, Stage};
 use crate::tables::nibble;
 use crate::SolveError;
@@ -19,37 +18,14 @@ pub(super) type Claims = std::sync::Mutex<std::collections::HashMap<Vec<u8>, (us
 /// of the turned state is facelet `p[i]`), and the colour renamings of the
 /// 24 (each turn's colour on each face renamed to that face's own).
 pub(super) fn whole_turns(cube: &CubeN) -> (Vec<Vec<u8>>, Vec<[u8; 6]>) {
-    let c3 = CubeN::new(3);
-    let gens = [whole_turn(Face::U, 1), whole_turn(Face::R, 1)];
-    let mut algs: Vec<Vec<Move>> = vec![vec![]];
-    let mut perms: Vec<Vec<u8>> = vec![(0..cube.facelets() as u8).collect()];
-    let mut k = 0;
-    while k < algs.len() {
-        for g in gens {
-            let mut alg = algs[k].clone();
-            alg.push(g);
-            let mut p: Vec<u8> = (0..cube.facelets() as u8).collect();
-            cube.apply_alg(&mut p, &alg);
-            if !perms.contains(&p) {
-                perms.push(p);
-                algs.push(alg);
-            }
-        }
-        k += 1;
-    }
-    let maps = algs
+    tablegen::cube::rotations24()
         .iter()
-        .map(|alg| {
-            let mut s = c3.solved();
-            c3.apply_alg(&mut s, alg);
-            let mut map = [0u8; 6];
-            for f in Face::ALL {
-                map[s[c3.index(f, 1, 1)] as usize] = f as u8;
-            }
-            map
+        .map(|turn| {
+            let mut p: Vec<u8> = (0..cube.facelets() as u8).collect();
+            cube.apply_alg(&mut p, turn);
+            (p, crate::moves::recolouring(turn))
         })
-        .collect();
-    (perms, maps)
+        .unzip()
 }
 
 /// Per entry `2r + o` of `par` (`4x4x4-sides-parity`), the least of its distance
