@@ -91,8 +91,9 @@ pub struct Options {
     pub threads: usize,
     /// On several threads, each phase-2 end the threads share (the same
     /// problem, turned and recoloured, reached from different phase-1
-    /// choices) goes to the thread that finds it first; the other looks on
-    /// for ends of its own. Off, each thread keeps every end it finds.
+    /// choices) goes to the thread that reaches it in fewer moves, or first;
+    /// the other looks on for ends of its own. Off, each thread keeps every
+    /// end it finds.
     pub split_ends: bool,
 }
 
@@ -720,7 +721,8 @@ impl Solver {
         };
         // The threads' phase-1 choices reach many of the same phase-2 ends (the
         // same problem turned and recoloured): each goes to the thread that
-        // finds it first, and the other looks on for ends of its own.
+        // reaches it in fewer moves, or first, and the other looks on for ends
+        // of its own.
         let claims = Claims::default();
         let claim = opts.split_ends;
         let results: Vec<Result<Option<Solution4>, SolveError>> = std::thread::scope(|sc| {
