@@ -285,6 +285,33 @@ impl FaceletMaskSpace {
         mask
     }
 
+    /// The radix of each block's digit in a rank, first block first (a rank
+    /// is the digits in mixed radix, the first most significant).
+    pub fn radices(&self) -> Vec<u64> {
+        self.blocks.iter().map(|b| b.radix).collect()
+    }
+
+    /// Per block, the image of each of its digits under move `m` (dense
+    /// spaces only; `None` otherwise). A move never takes a facelet out of
+    /// its block, so a rank's image under `m` is its digits' images: a
+    /// breadth-first search over ranks then needs no masks.
+    pub fn digit_moves(&self, m: usize) -> Option<Vec<Vec<u32>>> {
+        if !self.is_dense() || m >= self.byte_maps.len() {
+            return None;
+        }
+        let mut weight = 1;
+        let mut out = vec![Vec::new(); self.blocks.len()];
+        for (k, b) in self.blocks.iter().enumerate().rev() {
+            // The other blocks empty (digit 0): the image's rank is its
+            // digit times the block's weight.
+            out[k] = (b.masks.iter())
+                .map(|&sub| (self.rank(self.apply(sub << b.offset, m)) / weight) as u32)
+                .collect();
+            weight *= b.radix;
+        }
+        Some(out)
+    }
+
     /// True if every block has an unrank table (the space can be ranked densely).
     pub fn is_dense(&self) -> bool {
         self.blocks.iter().all(|b| b.masks.len() as u64 == b.radix)
@@ -467,5 +494,37 @@ mod tests {
             mask = space.apply(mask, m);
             assert_eq!(space.project(&state, &marked), mask);
         }
+    }
+
+    /// A rank's image under a move is its digits' images, on every seventh
+    /// rank of a three-block projection (the 4x4x4 centres solve: 70 x 70 x 70).
+    #[test]
+    fn digit_moves_act_like_masks() {
+        let def = crate::catalog::find("4x4x4-centers-solve").unwrap();
+        let crate::catalog::SpaceDef::Facelets { def: p, moves } = def.space else {
+            panic!("4x4x4-centers-solve")
+        };
+        let space = build(&p, &moves).unwrap();
+        let radices = space.radices();
+        assert_eq!(radices, vec![70, 70, 70]);
+        for m in 0..moves.len() {
+            let dm = space.digit_moves(m).unwrap();
+            for r in (0..space.size()).step_by(7) {
+                let (mut x, mut digits) = (r, [0u64; 3]);
+                for b in (0..3).rev() {
+                    digits[b] = x % radices[b];
+                    x /= radices[b];
+                }
+                let image = (0..3).fold(0, |acc, b| {
+                    acc * radices[b] + u64::from(dm[b][digits[b] as usize])
+                });
+                assert_eq!(
+                    image,
+                    space.rank(space.apply(space.unrank(r), m)),
+                    "move {m} rank {r}"
+                );
+            }
+        }
+        assert!(space.digit_moves(moves.len()).is_none());
     }
 }

@@ -341,10 +341,10 @@ impl Solver {
         // Two tables derived at load, side by side.
         let (centres3, sides_either) = std::thread::scope(|sc| {
             let either = sc.spawn(|| either_frame(&sides, sides_tab.bytes(), p2_moves.len()));
-            let centres3 =
-                PairCentres::new(&stages, &p3_moves, &p3_centre_move, &p3_pll, &p3_active);
+            let centres3 = PairCentres::new(&stages, &p3_centre_move, &p3_pll, &p3_active);
             (centres3, tablegen::joined(either))
         });
+        let centres3 = centres3.map_err(|e| bad(REDUCTION_IDS[2], e))?;
         let ud_turns = (0..8)
             .map(|k| {
                 let mut turn = Vec::new();

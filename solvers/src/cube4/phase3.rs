@@ -8,7 +8,7 @@ use crate::search::{allowed, next_distance, Stage};
 use crate::SolveError;
 use tablegen::corners::read_corners;
 use tablegen::cube4::{odd, PairAllSpace};
-use tablegen::notation::{Face, Move};
+use tablegen::notation::Face;
 use tablegen::projection::FaceletMaskSpace;
 
 /// Phase-3 node: centres mask, the dedges' relative permutation, PLL parity and
@@ -69,35 +69,63 @@ impl PairCentres {
 
     pub(super) fn new(
         stages: &CentreStages,
-        p3_moves: &[Move],
         centre_move: &[usize],
         pll: &[bool],
         active: &[usize],
-    ) -> PairCentres {
+    ) -> Result<PairCentres, String> {
         let st = &stages.stages[2];
         let cube = &stages.cube;
         let solved = st.space.project(&cube.solved(), &st.marked);
         // Indexed by the projection's dense rank: no hashing (a table of
-        // 343,000 entries for 58,800 arrangements).
-        let mut index = vec![u16::MAX; tablegen::bfs::Space::size(&st.space) as usize];
-        index[st.space.rank(solved) as usize] = 0;
-        let mut masks = vec![solved];
+        // 343,000 entries for 58,800 arrangements). The breadth-first search
+        // goes over ranks: a move takes each block's digit to its image (three
+        // tables of 70 digits); no mask is moved or ranked.
+        let space = &st.space;
+        if centre_move.len() > 20 {
+            return Err(format!(
+                "{} moves in phase 3, at most 20",
+                centre_move.len()
+            ));
+        }
+        let radices = space.radices();
+        let nb = radices.len();
+        let digit_moves: Vec<Vec<Vec<u32>>> = (centre_move.iter())
+            .map(|&m| space.digit_moves(m))
+            .collect::<Option<_>>()
+            .ok_or_else(|| format!("{}: the projection is not dense", st.id))?;
+        let mut index = vec![u16::MAX; tablegen::bfs::Space::size(space) as usize];
+        let first = space.rank(solved);
+        index[first as usize] = 0;
+        let mut ranks = vec![first];
+        let mut digits = vec![0u32; nb];
+        let mut x = first;
+        for b in (0..nb).rev() {
+            digits[b] = (x % radices[b]) as u32;
+            x /= radices[b];
+        }
         let mut moves: Vec<[u16; 20]> = Vec::new();
+        let mut image = vec![0u32; nb];
         let mut k = 0;
-        while k < masks.len() {
+        while k < ranks.len() {
             let mut row = [0u16; 20];
-            for (i, slot) in row.iter_mut().enumerate().take(p3_moves.len()) {
-                let y = st.space.apply(masks[k], centre_move[i]);
-                let at = &mut index[st.space.rank(y) as usize];
+            for (slot, dm) in row.iter_mut().zip(&digit_moves) {
+                let mut r = 0u64;
+                for b in 0..nb {
+                    image[b] = dm[b][digits[k * nb + b] as usize];
+                    r = r * radices[b] + u64::from(image[b]);
+                }
+                let at = &mut index[r as usize];
                 if *at == u16::MAX {
-                    *at = masks.len() as u16;
-                    masks.push(y);
+                    *at = ranks.len() as u16;
+                    ranks.push(r);
+                    digits.extend_from_slice(&image);
                 }
                 *slot = *at;
             }
             moves.push(row);
             k += 1;
         }
+        let masks: Vec<u64> = ranks.iter().map(|&r| space.unrank(r)).collect();
         // Goals: solved turned by x2, y2, z2 (and not), with no PLL parity.
         let mut dist = vec![u8::MAX; 2 * masks.len()];
         let mut layer = Vec::new();
@@ -127,12 +155,12 @@ impl PairCentres {
             }
             layer = next;
         }
-        PairCentres {
+        Ok(PairCentres {
             index,
             masks,
             moves,
             dist,
-        }
+        })
     }
 }
 
