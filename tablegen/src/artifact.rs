@@ -197,11 +197,19 @@ pub fn generator() -> String {
     format!("tablegen {}", env!("CARGO_PKG_VERSION"))
 }
 
+/// The header's state count: a dense table's ranks (the states reached,
+/// which the histogram counts, are fewer where the goals' orbit is not the
+/// whole space), a sparse table's entries.
 fn table_meta(def: &TableDef, out: &BuildOutput) -> TableMeta {
+    let states = match &out.data {
+        Built::Dense(values) => values.len() as u64,
+        Built::DenseFile(path) => std::fs::metadata(path).map_or(out.states(), |m| m.len()),
+        Built::Sparse(_) => out.states(),
+    };
     TableMeta {
         id: def.id.to_string(),
         definition_hash: def.definition_hash(),
-        states: out.states(),
+        states,
         histogram: out.histogram.clone(),
         generator: generator(),
         meta: vec![
@@ -212,11 +220,40 @@ fn table_meta(def: &TableDef, out: &BuildOutput) -> TableMeta {
     }
 }
 
+/// What a dense table stores for a rank the search never reached (a space
+/// whose goals' orbit is not all of it, such as `4x4x4-pair-centres`): the
+/// encoding's largest value, which must then be beyond every distance; an
+/// error for an encoding that has no such value (trits store distances mod
+/// 3, crumbs hold at most 3).
+fn unreached_mark(
+    def: &TableDef,
+    out: &BuildOutput,
+    values: &[u8],
+) -> Result<u8, tablefmt::FormatError> {
+    let unreached = crate::bfs::UNREACHED;
+    if !values.contains(&unreached) {
+        return Ok(unreached);
+    }
+    match (def.encoding, def.encoding.max_value()) {
+        (Encoding::Nibble | Encoding::Byte, Some(max)) if out.histogram.len() <= max as usize => {
+            Ok(max)
+        }
+        _ => Err(tablefmt::ErrorKind::Invalid(format!(
+            "{}: {} ranks are not reached, and {} cannot mark them apart from the distances",
+            def.id,
+            values.iter().filter(|&&v| v == unreached).count(),
+            def.encoding
+        ))
+        .into()),
+    }
+}
+
 /// The value a table stores for a distance: distance mod 3 is enough to
 /// walk downhill (neighbours differ by at most one move, so the three
-/// candidates have distinct residues).
-fn stored(encoding: Encoding, distance: u8) -> u8 {
+/// candidates have distinct residues); a rank not reached stores `unreached`.
+fn stored(encoding: Encoding, distance: u8, unreached: u8) -> u8 {
     match encoding {
+        _ if distance == crate::bfs::UNREACHED => unreached,
         Encoding::Trit => distance % 3,
         _ => distance,
     }
@@ -227,13 +264,19 @@ pub fn encode(def: &TableDef, out: &BuildOutput) -> Result<Vec<u8>, tablefmt::Fo
     let meta = table_meta(def, out);
     match &out.data {
         Built::Dense(values) => {
-            let values: Vec<u8> = values.iter().map(|&v| stored(def.encoding, v)).collect();
+            let unreached = unreached_mark(def, out, values)?;
+            let values: Vec<u8> = (values.iter())
+                .map(|&v| stored(def.encoding, v, unreached))
+                .collect();
             tablefmt::encode_dense(&meta, &values, def.encoding)
         }
         Built::DenseFile(path) => {
             let values = std::fs::read(path)
                 .map_err(|e| tablefmt::FormatError::io(path, "cannot read the distances", e))?;
-            let values: Vec<u8> = values.iter().map(|&v| stored(def.encoding, v)).collect();
+            let unreached = unreached_mark(def, out, &values)?;
+            let values: Vec<u8> = (values.iter())
+                .map(|&v| stored(def.encoding, v, unreached))
+                .collect();
             tablefmt::encode_dense(&meta, &values, def.encoding)
         }
         Built::Sparse(entries) => {
@@ -493,7 +536,7 @@ impl<R: std::io::Read> std::io::Read for Stored<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
         for v in &mut buf[..n] {
-            *v = stored(self.encoding, *v);
+            *v = stored(self.encoding, *v, crate::bfs::UNREACHED);
         }
         Ok(n)
     }

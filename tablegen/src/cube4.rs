@@ -24,10 +24,13 @@
 //! - [`Reduction4::PairAll`] (`4x4x4-wings-pair`): all 12 dedges as one relative
 //!   permutation (high slot -> low slot of the same dedge); goal, every dedge
 //!   paired.
+//! - [`Reduction4::PairCentres`] (`4x4x4-pair-centres`): the centres, each
+//!   axis's staged, with the PLL parity; goal, solved or turned by x2, y2 or
+//!   z2, no parity (the pairing group reaches 117,600 of the 686,000 ranks).
 
 use crate::bfs::Space;
 use crate::cube::CubeN;
-use crate::notation::{Face, Move};
+use crate::notation::{Face, Move, MoveKind};
 use crate::perm::BYTE_ONES;
 use crate::projection::binomials;
 use crate::{ModelError, StateError};
@@ -76,6 +79,17 @@ pub fn pairing_moves() -> Vec<Move> {
         v.push(Move::block(face, 2, 2));
     }
     v
+}
+
+/// [`pairing_moves`] without `Dw2 Lw2 Bw2`: each is the opposite face's
+/// wide half turn and a whole-cube half turn, which a goal closed under
+/// x2, y2 and z2 takes care of (the moves the 4x4x4's pairing phase searches).
+pub fn pairing_moves_without_dlb_wide() -> Vec<Move> {
+    (pairing_moves().into_iter())
+        .filter(|m| {
+            !(m.kind == MoveKind::Block(2) && matches!(m.face, Face::D | Face::L | Face::B))
+        })
+        .collect()
 }
 
 impl Wings {
@@ -246,6 +260,10 @@ pub enum Reduction4 {
     /// [`Reduction4::SideCentres`] with the parity of the wing permutation: goal,
     /// those arrangements with an even wing permutation.
     SideCentresParity,
+    /// The centres (U/D, L/R, F/B each staged on its axis, as in
+    /// [`crate::projection::centres_solve`]) with the PLL parity (corner permutation against
+    /// the high wings'): goal, solved or turned by x2, y2 or z2, no parity.
+    PairCentres,
 }
 
 impl Reduction4 {
@@ -257,6 +275,9 @@ impl Reduction4 {
             }
             Reduction4::SideCentresParity => {
                 "4x4x4-centres R,F,L,B as F/B/other with wing parity rank=(colex(F,16c4)*495+colex(B among the rest,12c4))*2+parity goal=pairing-group orbit of solved, even".into()
+            }
+            Reduction4::PairCentres => {
+                "4x4x4-centres U/D, R/L, F/B staged, with PLL parity rank=((colex(U,8c4)*70+colex(R,8c4))*70+colex(F,8c4))*2+(odd corners xor odd high wings) goal=solved, x2, y2, z2, even".into()
             }
             Reduction4::PairAll => {
                 "4x4x4-wings pairing all 12 rank=even-lehmer(high slot -> low slot of the same dedge)"
@@ -274,6 +295,7 @@ impl Reduction4 {
         match self {
             Reduction4::SideCentres => 1820 * 495,
             Reduction4::SideCentresParity => 2 * 1820 * 495,
+            Reduction4::PairCentres => 2 * 70 * 70 * 70,
             Reduction4::PairAll => crate::perm::EVEN12,
             Reduction4::Split(k) => {
                 let b = binomials(24);
@@ -892,6 +914,99 @@ impl Space for SidesParitySpace {
         for (i, &o) in self.odd.iter().enumerate() {
             let (a, b) = self.sides.apply(fm, bm, i);
             if !f(2 * self.sides.rank(a, b) + (parity ^ o as u64)) {
+                return;
+            }
+        }
+    }
+}
+
+/// [`Reduction4::PairCentres`]: the staged centres and the PLL parity under
+/// moves that keep the wing classes (the pairing group's): the centre bound
+/// of the 4x4x4's last reduction phase. A move takes each block's digit to
+/// its image ([`crate::projection::FaceletMaskSpace::digit_moves`]) and flips
+/// the parity if it permutes the corners and the high wings with different
+/// parities.
+pub struct PairCentresSpace {
+    radices: Vec<u64>,
+    /// Per move, per block, the image of each digit.
+    digits: Vec<Vec<Vec<u32>>>,
+    /// Per move: whether it flips the PLL parity.
+    flips: Vec<bool>,
+    goals: Vec<u64>,
+}
+
+impl PairCentresSpace {
+    /// The space under `moves` (each must keep the wing classes and the
+    /// centres on their axes).
+    pub fn new(moves: &[Move]) -> Result<PairCentresSpace, ModelError> {
+        let cube = CubeN::new(4);
+        let space = crate::projection::build(
+            &crate::projection::centres_solve(4, crate::projection::Orbit::AllCentres),
+            moves,
+        )?;
+        let digits = (0..moves.len())
+            .map(|m| space.digit_moves(m))
+            .collect::<Option<Vec<_>>>()
+            .ok_or(ModelError::NotDense)?;
+        let images = class_images(moves)?;
+        let flips = moves
+            .iter()
+            .zip(&images)
+            .map(|(&m, (hi, _))| {
+                let mut s = cube.solved();
+                cube.apply(&mut s, m);
+                let (cp, _) = crate::corners::read_corners(&cube, &s, &[0, 1, 2, 3, 4, 5])
+                    .map_err(|_| ModelError::Blocks(m))?;
+                Ok(odd(&cp) != odd(hi))
+            })
+            .collect::<Result<Vec<bool>, ModelError>>()?;
+        let marked = [true, true, true, false, false, false];
+        let mut goals: Vec<u64> = [None, Some(Face::U), Some(Face::R), Some(Face::F)]
+            .into_iter()
+            .map(|face| {
+                let mut s = cube.solved();
+                if let Some(face) = face {
+                    cube.apply(
+                        &mut s,
+                        Move {
+                            face,
+                            kind: crate::notation::MoveKind::Rotation,
+                            turns: 2,
+                        },
+                    );
+                }
+                2 * space.rank(space.project(&s, &marked))
+            })
+            .collect();
+        goals.sort_unstable();
+        goals.dedup();
+        Ok(PairCentresSpace {
+            radices: space.radices(),
+            digits,
+            flips,
+            goals,
+        })
+    }
+}
+
+impl Space for PairCentresSpace {
+    fn size(&self) -> u64 {
+        Reduction4::PairCentres.size()
+    }
+    fn goals(&self) -> Vec<u64> {
+        self.goals.clone()
+    }
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(u64) -> bool) {
+        let parity = rank & 1;
+        let mut digits = [0usize; 3];
+        let mut x = rank / 2;
+        for b in (0..3).rev() {
+            digits[b] = (x % self.radices[b]) as usize;
+            x /= self.radices[b];
+        }
+        for (dm, &flip) in self.digits.iter().zip(&self.flips) {
+            let r = (0..3).fold(0, |r, b| r * self.radices[b] + u64::from(dm[b][digits[b]]));
+            if !f(2 * r + (parity ^ flip as u64)) {
                 return;
             }
         }

@@ -168,6 +168,9 @@ pub enum ModelError {
     /// A projection tracking more than 64 facelets.
     #[error("more than 64 tracked facelets")]
     TooManyFacelets,
+    /// A projection too large to rank densely where a dense one is needed.
+    #[error("the projection is too large to rank densely")]
+    NotDense,
     /// A move that takes a projection's facelets out of their block.
     #[error("move {0} does not keep the projection's blocks")]
     Blocks(Move),

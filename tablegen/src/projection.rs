@@ -131,6 +131,23 @@ pub struct FaceletMaskSpace {
     size: u64,
 }
 
+/// The centres of `orbit` solved once staged: one colour of each pair marked
+/// on its axis.
+pub fn centres_solve(n: usize, orbit: Orbit) -> ProjectionDef {
+    use Face::*;
+    ProjectionDef {
+        n,
+        orbit,
+        blocks: [(U, D), (R, L), (F, B)]
+            .into_iter()
+            .map(|(a, b)| Block {
+                faces: vec![a, b],
+                marked: vec![a],
+            })
+            .collect(),
+    }
+}
+
 /// Builds the projection space. Errors if a move mixes blocks or the orbit is not
 /// closed under the moves.
 pub fn build(def: &ProjectionDef, moves: &[Move]) -> Result<FaceletMaskSpace, ModelError> {

@@ -1,5 +1,5 @@
 //! The 4x4x4 reduction tables (`4x4x4-sides-stage`, `4x4x4-sides-parity`,
-//! `4x4x4-wings-split3`, `4x4x4-wings-pair`) against a second method each: a hash-set BFS moved by
+//! `4x4x4-wings-split3`, `4x4x4-wings-pair`, `4x4x4-pair-centres`) against a second method each: a hash-set BFS moved by
 //! the plain facelet permutations, which shares no ranking or move table with
 //! the catalog's spaces.
 
@@ -186,12 +186,17 @@ fn wing_parity(to: &[u8]) -> bool {
         let (r, c) = ((i % 16) / 4, i % 4);
         (r == 0 || r == 3) != (c == 0 || c == 3)
     };
+    let even_cycles = even_cycles(to, &wing);
+    assert_eq!(even_cycles % 2, 0);
+    (even_cycles / 2) % 2 == 1
+}
+
+/// The cycles of even length of facelet permutation `to` on the facelets in
+/// `set` (which it must keep): their number's parity is the permutation's.
+fn even_cycles(to: &[u8], set: &dyn Fn(usize) -> bool) -> usize {
     let mut seen = [false; 96];
-    let mut even_cycles = 0;
-    for i in (0..96).filter(|&i| wing(i)) {
-        if seen[i] {
-            continue;
-        }
+    let mut even = 0;
+    for i in (0..96).filter(|&i| set(i)) {
         let mut j = i;
         let mut len = 0;
         while !seen[j] {
@@ -199,12 +204,11 @@ fn wing_parity(to: &[u8]) -> bool {
             j = to[j] as usize;
             len += 1;
         }
-        if len % 2 == 0 {
-            even_cycles += 1;
+        if len > 0 && len % 2 == 0 {
+            even += 1;
         }
     }
-    assert_eq!(even_cycles % 2, 0);
-    (even_cycles / 2) % 2 == 1
+    even
 }
 
 #[test]
@@ -295,4 +299,85 @@ fn soak_wings_pair_all_against_facelet_bfs() {
     }
     assert_eq!(&out.histogram[..8], hist.as_slice());
     assert_eq!(out.histogram.len(), 14, "max depth 13");
+}
+
+/// `4x4x4-pair-centres`: the facelets showing U, R and F among the centres
+/// (masks over all 96 facelets) and the PLL parity, each move's parity read
+/// off its facelet cycles: the corner facelets' permutation has the corners'
+/// parity (a twisted cycle of length L is one facelet cycle of 3L, an
+/// untwisted one three of L), and the high wings are the orbit of one wing
+/// facelet under the pairing moves. Goals: solved and solved turned by x2, y2
+/// and z2, even.
+#[test]
+fn pair_centres_against_facelet_bfs() {
+    let def = catalog::find("4x4x4-pair-centres").unwrap();
+    let out = catalog::build(&def, &Progress::hidden()).unwrap();
+    assert_eq!(out.states(), def.expected_states);
+    assert_eq!(def.expected_states, 70 * 70 * 12 * 2);
+    let Built::Dense(values) = &out.data else {
+        panic!()
+    };
+    assert_eq!(values.len(), 2 * 70 * 70 * 70);
+    let cube = CubeN::new(4);
+    use Face::*;
+    let mut moves = Vec::new();
+    for face in [U, D, R, L] {
+        for t in [1, 2, 3] {
+            moves.push(Move::face(face, t));
+        }
+    }
+    moves.extend([Move::face(F, 2), Move::face(B, 2)]);
+    moves.extend([U, R, F].map(|f| Move::block(f, 2, 2)));
+    let mut sorted = moves.clone();
+    sorted.sort_by_key(|m| m.to_string());
+    let SpaceDef::Reduction4 { moves: theirs, .. } = &def.space else {
+        panic!()
+    };
+    let mut theirs = theirs.clone();
+    theirs.sort_by_key(|m| m.to_string());
+    assert_eq!(sorted, theirs);
+    let perms = push_perms(&cube, &moves);
+    let row = |i: usize| (i % 16) / 4;
+    let col = |i: usize| i % 4;
+    let corner = |i: usize| matches!(row(i), 0 | 3) && matches!(col(i), 0 | 3);
+    let centre = |i: usize| (1..3).contains(&row(i)) && (1..3).contains(&col(i));
+    let wing = |i: usize| (row(i) == 0 || row(i) == 3) != (col(i) == 0 || col(i) == 3);
+    // The high wings: the orbit of the first wing facelet.
+    let mut high = vec![(0..96).find(|&i| wing(i)).unwrap()];
+    let mut k = 0;
+    while k < high.len() {
+        for p in &perms {
+            let j = p[high[k]] as usize;
+            if !high.contains(&j) {
+                high.push(j);
+            }
+        }
+        k += 1;
+    }
+    assert_eq!(high.len(), 12, "one facelet of each of 12 wings");
+    let parity_on = |to: &[u8], set: &dyn Fn(usize) -> bool| even_cycles(to, set) % 2 == 1;
+    let flips: Vec<bool> = (perms.iter())
+        .map(|p| parity_on(p, &corner) != parity_on(p, &|i| high.contains(&i)))
+        .collect();
+    assert!(flips.iter().any(|&f| f) && flips.iter().any(|&f| !f));
+    let masks = |s: &[u8]| -> [u128; 3] {
+        [U, R, F].map(|c| {
+            (0..96)
+                .filter(|&i| centre(i) && s[i] == c as u8)
+                .fold(0, |m, i| m | 1 << i)
+        })
+    };
+    let mut starts = Vec::new();
+    for turn in ["", "x2", "y2", "z2"] {
+        let mut s = cube.solved();
+        cube.apply_alg(&mut s, &tablegen::notation::parse_alg(turn).unwrap());
+        starts.push((masks(&s), false));
+    }
+    let hist = bfs(starts, |s, out| {
+        for (p, &flip) in perms.iter().zip(&flips) {
+            out.push((s.0.map(|m| permute_mask(p, m)), s.1 ^ flip));
+        }
+    });
+    assert_eq!(hist.iter().sum::<u64>(), 117_600);
+    assert_eq!(out.histogram, hist);
 }

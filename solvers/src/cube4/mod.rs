@@ -38,10 +38,11 @@ use tablegen::notation::{Face, Move};
 use tablegen::validate::validate;
 
 /// Ids of the reduction's own tables, besides the centre stages and the 3x3x3 ones.
-pub const REDUCTION_IDS: [&str; 3] = [
+pub const REDUCTION_IDS: [&str; 4] = [
     "4x4x4-sides-parity",
     "4x4x4-wings-split3",
     "4x4x4-wings-pair",
+    "4x4x4-pair-centres",
 ];
 
 /// Options of a 4x4x4 solve.
@@ -136,7 +137,7 @@ pub struct Solution4 {
 /// |---|---|---|---|
 /// | `centres-ud` | one colour pair's centres on one axis (each of the 3 x 3 choices: the cube turned and its colours renamed; optimal and +1 solutions) | 36 | `4x4x4-ud-stage` (walk) |
 /// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see the `phase2` module) | least over the two frames of the max of `4x4x4-sides-parity` (side centres and wing parity together) and `4x4x4-wings-split3` on four groups of three dedges |
-/// | `pair` | centres solved, edges paired, no PLL parity (up to `x2 y2 z2`) | 17: `U D R L` turns, `F2 B2`, `Uw2 Rw2 Fw2` | max of the phase-3 centre distance and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
+/// | `pair` | centres solved, edges paired, no PLL parity (up to `x2 y2 z2`) | 17: `U D R L` turns, `F2 B2`, `Uw2 Rw2 Fw2` | max of the phase-3 centre distance (`4x4x4-pair-centres`, centres and PLL parity) and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
 /// | `3x3x3` | solved | 18 outer face turns | the two-phase solver, on each of up to 16 `pair` solutions; the shortest whole is kept |
 pub struct Solver {
     stages: CentreStages,
@@ -338,13 +339,8 @@ impl Solver {
             .collect();
         let p3_active = without_dlb_wide(&p3_moves);
         let sides_tab = Nibbles::load(REDUCTION_IDS[0], dir, quiet)?;
-        // Two tables derived at load, side by side.
-        let (centres3, sides_either) = std::thread::scope(|sc| {
-            let either = sc.spawn(|| either_frame(&sides, sides_tab.bytes(), p2_moves.len()));
-            let centres3 = PairCentres::new(&stages, &p3_centre_move, &p3_pll, &p3_active);
-            (centres3, tablegen::joined(either))
-        });
-        let centres3 = centres3.map_err(|e| bad(REDUCTION_IDS[2], e))?;
+        let sides_either = either_frame(&sides, sides_tab.bytes(), p2_moves.len());
+        let centres3 = PairCentres::load(dir, quiet, &cs.space, &p3_centre_move)?;
         let ud_turns = (0..8)
             .map(|k| {
                 let mut turn = Vec::new();

@@ -2,20 +2,19 @@
 //! and all dedges paired in the pairing group, with the exact pairing
 //! distance followed move by move in the mod-3 table.
 
-use super::{CentreStages, Solver};
-use crate::moves::whole_turn;
+use super::Solver;
 use crate::search::{allowed, next_distance, Stage};
+use crate::tables::{nibble, Nibbles, TableError};
 use crate::SolveError;
 use tablegen::corners::read_corners;
 use tablegen::cube4::{odd, PairAllSpace};
-use tablegen::notation::Face;
 use tablegen::projection::FaceletMaskSpace;
 
 /// Phase-3 node: centres mask, the dedges' relative permutation, PLL parity and
 /// the exact pairing distance of `sigma`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct N3 {
-    pub(super) centres: u16,
+    pub(super) centres: [u8; 3],
     pub(super) sigma: [u8; 12],
     pub(super) pll: bool,
     pub(super) edges: u8,
@@ -45,128 +44,99 @@ impl Solver {
     }
 }
 
-/// The centres in phase 3: the 58,800 arrangements the pairing group reaches from
-/// solved (70 x 70 x 12), indexed in the order a breadth-first search from solved
-/// meets them, a move table, and the distance of (arrangement, PLL bit) to solved
-/// up to the half turns x2, y2, z2 under the moves phase 3 searches.
+/// The centres in phase 3 as the three digits of their rank in the centres'
+/// projection (70 x 70 x 70: U/D, R/L, F/B, each block's first colour
+/// marked), moved digit by digit, and the distance of (arrangement, PLL
+/// bit) to solved up to the half turns x2, y2, z2 under the moves phase 3
+/// searches: the table `4x4x4-pair-centres`, whose ranks are
+/// `2 * rank + PLL bit` and whose 58,800 x 2 reached entries are the
+/// pairing group's orbit of solved (the others hold 15).
 pub(super) struct PairCentres {
-    /// Per rank of the centres' projection (70 x 70 x 70), its index
-    /// (`u16::MAX`: not reached).
-    index: Vec<u16>,
-    /// Per index, its mask.
-    pub(super) masks: Vec<u64>,
-    pub(super) moves: Vec<[u16; 20]>,
-    pub(super) dist: Vec<u8>,
+    /// Per phase-3 move, per block, the image of each digit.
+    pub(super) moves: Vec<[[u8; 70]; 3]>,
+    pub(super) tab: Nibbles,
 }
 
-impl PairCentres {
-    /// The index of a centres' mask (`None`: the pairing group does not
-    /// reach it from solved).
-    pub(super) fn index_of(&self, space: &FaceletMaskSpace, mask: u64) -> Option<u16> {
-        let at = *self.index.get(space.rank(mask) as usize)?;
-        (self.masks.get(at as usize) == Some(&mask)).then_some(at)
-    }
+/// What `4x4x4-pair-centres` holds for a rank the pairing group does not
+/// reach.
+pub(super) const NOT_REACHED: usize = 15;
 
-    pub(super) fn new(
-        stages: &CentreStages,
+impl PairCentres {
+    /// The table, and the digit moves of the phase-3 moves (`centre_move[i]`:
+    /// phase-3 move `i` in the move list of `space`, the centres'
+    /// projection).
+    pub(super) fn load(
+        dir: &std::path::Path,
+        quiet: bool,
+        space: &FaceletMaskSpace,
         centre_move: &[usize],
-        pll: &[bool],
-        active: &[usize],
-    ) -> Result<PairCentres, String> {
-        let st = &stages.stages[2];
-        let cube = &stages.cube;
-        let solved = st.space.project(&cube.solved(), &st.marked);
-        // Indexed by the projection's dense rank: no hashing (a table of
-        // 343,000 entries for 58,800 arrangements). The breadth-first search
-        // goes over ranks: a move takes each block's digit to its image (three
-        // tables of 70 digits); no mask is moved or ranked.
-        let space = &st.space;
-        if centre_move.len() > 20 {
-            return Err(format!(
-                "{} moves in phase 3, at most 20",
-                centre_move.len()
-            ));
+    ) -> Result<PairCentres, TableError> {
+        let bad = |msg: String| TableError::Build(super::REDUCTION_IDS[3].into(), msg);
+        if space.radices() != [70, 70, 70] {
+            return Err(bad("the centres' projection is not 70 x 70 x 70".into()));
         }
-        let radices = space.radices();
-        let nb = radices.len();
-        let digit_moves: Vec<Vec<Vec<u32>>> = (centre_move.iter())
-            .map(|&m| space.digit_moves(m))
-            .collect::<Option<_>>()
-            .ok_or_else(|| format!("{}: the projection is not dense", st.id))?;
-        let mut index = vec![u16::MAX; tablegen::bfs::Space::size(space) as usize];
-        let first = space.rank(solved);
-        index[first as usize] = 0;
-        let mut ranks = vec![first];
-        let mut digits = vec![0u32; nb];
-        let mut x = first;
-        for b in (0..nb).rev() {
-            digits[b] = (x % radices[b]) as u32;
-            x /= radices[b];
-        }
-        let mut moves: Vec<[u16; 20]> = Vec::new();
-        let mut image = vec![0u32; nb];
-        let mut k = 0;
-        while k < ranks.len() {
-            let mut row = [0u16; 20];
-            for (slot, dm) in row.iter_mut().zip(&digit_moves) {
-                let mut r = 0u64;
-                for b in 0..nb {
-                    image[b] = dm[b][digits[k * nb + b] as usize];
-                    r = r * radices[b] + u64::from(image[b]);
-                }
-                let at = &mut index[r as usize];
-                if *at == u16::MAX {
-                    *at = ranks.len() as u16;
-                    ranks.push(r);
-                    digits.extend_from_slice(&image);
-                }
-                *slot = *at;
-            }
-            moves.push(row);
-            k += 1;
-        }
-        let masks: Vec<u64> = ranks.iter().map(|&r| space.unrank(r)).collect();
-        // Goals: solved turned by x2, y2, z2 (and not), with no PLL parity.
-        let mut dist = vec![u8::MAX; 2 * masks.len()];
-        let mut layer = Vec::new();
-        for r in [None, Some(Face::U), Some(Face::R), Some(Face::F)] {
-            let mut g = cube.solved();
-            if let Some(face) = r {
-                cube.apply(&mut g, whole_turn(face, 2));
-            }
-            let c = index[st.space.rank(st.space.project(&g, &st.marked)) as usize] as usize;
-            if dist[2 * c] != 0 {
-                dist[2 * c] = 0;
-                layer.push(2 * c);
-            }
-        }
-        let mut d = 0;
-        while !layer.is_empty() {
-            d += 1;
-            let mut next = Vec::new();
-            for &x in &layer {
-                for &i in active {
-                    let y = 2 * moves[x / 2][i] as usize + ((x % 2 == 1) ^ pll[i]) as usize;
-                    if dist[y] == u8::MAX {
-                        dist[y] = d;
-                        next.push(y);
+        let moves = (centre_move.iter())
+            .map(|&m| {
+                let dm = space.digit_moves(m)?;
+                let mut out = [[0u8; 70]; 3];
+                for (o, d) in out.iter_mut().zip(&dm) {
+                    for (x, &y) in o.iter_mut().zip(d) {
+                        *x = y as u8;
                     }
                 }
-            }
-            layer = next;
+                Some(out)
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| bad("a phase-3 move the centres' projection does not have".into()))?;
+        let tab = Nibbles::load(super::REDUCTION_IDS[3], dir, quiet)?;
+        if tab.bytes().len() != 70 * 70 * 70 {
+            return Err(bad(format!(
+                "{} bytes, expected 343,000",
+                tab.bytes().len()
+            )));
         }
-        Ok(PairCentres {
-            index,
-            masks,
-            moves,
-            dist,
-        })
+        Ok(PairCentres { moves, tab })
+    }
+
+    /// The rank of three digits.
+    #[inline]
+    pub(super) fn rank(d: [u8; 3]) -> usize {
+        (d[0] as usize * 70 + d[1] as usize) * 70 + d[2] as usize
+    }
+
+    /// The distance of centres `d` with PLL bit `pll` ([`NOT_REACHED`]: not
+    /// in the pairing group's orbit of solved).
+    #[inline]
+    pub(super) fn dist(&self, d: [u8; 3], pll: bool) -> usize {
+        nibble(self.tab.bytes(), 2 * Self::rank(d) + pll as usize)
+    }
+
+    /// Centres `d` after phase-3 move `i`.
+    #[inline]
+    pub(super) fn step(&self, d: [u8; 3], i: usize) -> [u8; 3] {
+        let m = &self.moves[i];
+        [
+            m[0][d[0] as usize],
+            m[1][d[1] as usize],
+            m[2][d[2] as usize],
+        ]
+    }
+
+    /// The digits of a centres' mask of `space`; `None` if the mask is not
+    /// one the projection ranks (a block with other than four marked).
+    pub(super) fn digits_of(space: &FaceletMaskSpace, mask: u64) -> Option<[u8; 3]> {
+        let r = space.rank(mask);
+        (r < 343_000 && space.unrank(r) == mask).then_some([
+            (r / 4900) as u8,
+            (r / 70 % 70) as u8,
+            (r % 70) as u8,
+        ])
     }
 }
 
 impl P3<'_> {
     pub(super) fn h(&self, n: &N3) -> usize {
-        let c = self.s.centres3.dist[2 * n.centres as usize + n.pll as usize] as usize;
+        let c = self.s.centres3.dist(n.centres, n.pll);
         c.max(n.edges as usize)
     }
 }
@@ -189,15 +159,15 @@ impl Stage for P3<'_> {
         let s = self.s;
         let left = left - 1;
         let prev = prev.map(|i| s.p3_moves[i]);
-        let mut kids = [(0usize, 0u16, [0u8; 12], 0usize); 17];
+        let mut kids = [(0usize, [0u8; 3], [0u8; 12], 0usize); 17];
         let mut k = 0;
         for &i in &s.p3_active {
             if !allowed(prev, s.p3_moves[i]) {
                 continue;
             }
-            let centres = s.centres3.moves[n.centres as usize][i];
+            let centres = s.centres3.step(n.centres, i);
             let pll = n.pll ^ s.p3_pll[i];
-            if s.centres3.dist[2 * centres as usize + pll as usize] as usize > left {
+            if s.centres3.dist(centres, pll) > left {
                 continue;
             }
             let sigma = s.pair.apply(&n.sigma, i);
@@ -247,12 +217,14 @@ impl Solver {
         let st2 = &self.stages.stages[2];
         let sigma = PairAllSpace::sigma(&hi, &lo).ok_or_else(|| left("an odd pairing"))?;
         let mask = st2.space.project(s, &st2.marked);
-        let centres = (self.centres3.index_of(&st2.space, mask))
+        let pll = odd(&cp) ^ odd(&hi);
+        let centres = PairCentres::digits_of(&st2.space, mask)
+            .filter(|&d| self.centres3.dist(d, pll) != NOT_REACHED)
             .ok_or_else(|| left("centres the pairing group cannot solve"))?;
         Ok(N3 {
             centres,
             sigma,
-            pll: odd(&cp) ^ odd(&hi),
+            pll,
             edges: self.pairing_distance(&sigma)?,
         })
     }

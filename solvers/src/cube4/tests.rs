@@ -1,6 +1,7 @@
 //! Tests of the 4x4x4 solver.
 
 use super::centres::centres_of;
+use super::phase3::NOT_REACHED;
 use super::*;
 use crate::tables::nibble;
 use rand::seq::SliceRandom;
@@ -409,27 +410,38 @@ fn pairing_group_orbit() {
     assert_eq!(count(&|x| ((x.0 .0 as u128) << 16) | x.0 .1 as u128), 12);
     assert_eq!(count(&|x| (x.2 as u128) << 1 | x.3 as u128), 2);
     assert!(seen.iter().all(|x| x.2 == x.3));
-    // The phase-3 centre index is that orbit, and its move table agrees with
-    // the facelet-mask moves.
+    // The phase-3 centre table's reached entries are that orbit (with
+    // either PLL bit), and the digit moves agree with the facelet-mask moves.
     let c3 = &s4.centres3;
-    assert_eq!(c3.masks.len(), 58_800);
-    assert_eq!(c3.moves.len(), 58_800);
-    for (k, &mask) in c3.masks.iter().enumerate() {
-        assert_eq!(c3.index_of(&st2.space, mask), Some(k as u16));
+    let orbit: std::collections::HashSet<u64> = seen.iter().map(|x| x.1).collect();
+    let mut reached = 0;
+    for r in 0..343_000u64 {
+        let mask = st2.space.unrank(r);
+        let d = PairCentres::digits_of(&st2.space, mask).unwrap();
+        assert_eq!(PairCentres::rank(d) as u64, r);
+        let both = [false, true].map(|pll| c3.dist(d, pll) != NOT_REACHED);
+        assert_eq!(both[0], both[1], "rank {r}");
+        assert_eq!(both[0], orbit.contains(&mask), "rank {r}");
+        if !both[0] {
+            continue;
+        }
+        reached += 1;
         for (i, &cm) in centre_move.iter().enumerate() {
             let y = st2.space.apply(mask, cm);
-            assert_eq!(c3.index_of(&st2.space, y), Some(c3.moves[k][i]));
+            assert_eq!(PairCentres::digits_of(&st2.space, y), Some(c3.step(d, i)));
         }
     }
+    assert_eq!(reached, 58_800);
     // A mask no state has (solved's with one more facelet marked) has no
-    // index, whatever its rank.
-    let solved = c3.masks[0];
+    // digits, whatever its rank.
+    let solved = st2.space.project(&solved, &st2.marked);
     let off = solved | (!solved & (!solved).wrapping_neg());
     assert_eq!(off.count_ones(), solved.count_ones() + 1);
-    assert_eq!(c3.index_of(&st2.space, off), None);
-    // Distances: every (arrangement, PLL bit) is reached; solved is 0.
-    assert!(c3.dist.iter().all(|&d| d != u8::MAX));
-    assert_eq!(c3.dist[0], 0);
+    assert_eq!(PairCentres::digits_of(&st2.space, off), None);
+    // Solved is 0, with PLL parity not.
+    let d = PairCentres::digits_of(&st2.space, solved).unwrap();
+    assert_eq!(c3.dist(d, false), 0);
+    assert!(c3.dist(d, true) > 0);
 }
 
 /// The states a person holds after reducing a 4x4x4 by hand: a reduced

@@ -4,7 +4,7 @@
 use super::{SpaceDef, TableDef};
 use crate::cube::CubeN;
 use crate::notation::{Face, Move};
-use crate::projection::{Block, Orbit, ProjectionDef};
+use crate::projection::{centres_solve, Block, Orbit, ProjectionDef};
 use crate::{cube4, cube5, domino, kociemba, optimal3};
 use tablefmt::Encoding;
 
@@ -56,23 +56,6 @@ fn lr_stage(n: usize, orbit: Orbit) -> ProjectionDef {
             faces: vec![R, F, L, B],
             marked: vec![R, L],
         }],
-    }
-}
-
-/// The centres of `orbit` solved once staged: one colour of each pair marked
-/// on its axis.
-fn centres_solve(n: usize, orbit: Orbit) -> ProjectionDef {
-    use Face::*;
-    ProjectionDef {
-        n,
-        orbit,
-        blocks: [(U, D), (R, L), (F, B)]
-            .into_iter()
-            .map(|(a, b)| Block {
-                faces: vec![a, b],
-                marked: vec![a],
-            })
-            .collect(),
     }
 }
 
@@ -289,24 +272,7 @@ pub fn catalog() -> Vec<TableDef> {
             puzzle: "4x4x4",
             summary: "4x4x4 centres solved once staged; wide moves only as half turns",
             space: SpaceDef::Facelets {
-                def: ProjectionDef {
-                    n: 4,
-                    orbit: Orbit::AllCentres,
-                    blocks: vec![
-                        Block {
-                            faces: vec![U, D],
-                            marked: vec![U],
-                        },
-                        Block {
-                            faces: vec![R, L],
-                            marked: vec![R],
-                        },
-                        Block {
-                            faces: vec![F, B],
-                            marked: vec![F],
-                        },
-                    ],
-                },
+                def: centres_solve(4, Orbit::AllCentres),
                 moves: centres_moves.clone(),
             },
             encoding: Encoding::Nibble,
@@ -367,6 +333,19 @@ pub fn catalog() -> Vec<TableDef> {
             expected_states: 239_500_800,
             expected_histogram: None,
             source: "12!/2 (even relative permutations)",
+        },
+        TableDef {
+            id: "4x4x4-pair-centres",
+            puzzle: "4x4x4",
+            summary: "4x4x4 centres and PLL parity in the pairing group without Dw2 Lw2 Bw2 (the pairing phase's centre bound; solved up to x2, y2, z2)",
+            space: SpaceDef::Reduction4 {
+                space: cube4::Reduction4::PairCentres,
+                moves: cube4::pairing_moves_without_dlb_wide(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 117_600,
+            expected_histogram: None,
+            source: "70 x 70 x 12 (U/D, L/R, F/B centres; L/R and F/B tied) x 2 (PLL parity)",
         },
         TableDef {
             id: "5x5x5-ud-t-stage",
