@@ -18,6 +18,8 @@
 //! - [`Reduction4::SideCentresParity`] (`4x4x4-sides-parity`): the same with the
 //!   parity of the wing permutation; goal, those arrangements with an even one
 //!   (no OLL parity).
+//! - [`Reduction4::SideCentresParityEither`] (`4x4x4-sides-parity-either`):
+//!   the same, its goal also turned by y' (the least of both frames).
 //! - [`Reduction4::Split`] (`4x4x4-wings-split3`): for `k` dedges, the slots of
 //!   their two wings as `k` unordered pairs; goal, one slot of each pair in each
 //!   class.
@@ -260,6 +262,10 @@ pub enum Reduction4 {
     /// [`Reduction4::SideCentres`] with the parity of the wing permutation: goal,
     /// those arrangements with an even wing permutation.
     SideCentresParity,
+    /// [`Reduction4::SideCentresParity`] whose goal is also turned by `y'`:
+    /// per state, the least of its distance as it is and turned by `y` (a
+    /// bound for either frame at once).
+    SideCentresParityEither,
     /// The centres (U/D, L/R, F/B each staged on its axis, as in
     /// [`crate::projection::centres_solve`]) with the PLL parity (corner permutation against
     /// the high wings'): goal, solved or turned by x2, y2 or z2, no parity.
@@ -275,6 +281,9 @@ impl Reduction4 {
             }
             Reduction4::SideCentresParity => {
                 "4x4x4-centres R,F,L,B as F/B/other with wing parity rank=(colex(F,16c4)*495+colex(B among the rest,12c4))*2+parity goal=pairing-group orbit of solved, even".into()
+            }
+            Reduction4::SideCentresParityEither => {
+                "4x4x4-centres R,F,L,B as F/B/other with wing parity rank=(colex(F,16c4)*495+colex(B among the rest,12c4))*2+parity goal=pairing-group orbit of solved and its turn by y', even".into()
             }
             Reduction4::PairCentres => {
                 "4x4x4-centres U/D, R/L, F/B staged, with PLL parity rank=((colex(U,8c4)*70+colex(R,8c4))*70+colex(F,8c4))*2+(odd corners xor odd high wings) goal=solved, x2, y2, z2, even".into()
@@ -296,6 +305,7 @@ impl Reduction4 {
             Reduction4::SideCentres => 1820 * 495,
             Reduction4::SideCentresParity => 2 * 1820 * 495,
             Reduction4::PairCentres => 2 * 70 * 70 * 70,
+            Reduction4::SideCentresParityEither => 2 * 1820 * 495,
             Reduction4::PairAll => crate::perm::EVEN12,
             Reduction4::Split(k) => {
                 let b = binomials(24);
@@ -917,6 +927,50 @@ impl Space for SidesParitySpace {
                 return;
             }
         }
+    }
+}
+
+/// [`Reduction4::SideCentresParityEither`]: [`SidesParitySpace`] with the
+/// goals turned by `y'` too. The moves are closed under turning by `y`, so
+/// the distance of a state `s` to the goals turned by `y'` is that of `s`
+/// turned by `y` to the goals: the table holds the least over the two
+/// frames, which the 4x4x4's phase 2 (solved in either frame) prunes on.
+pub struct SidesParityEitherSpace {
+    inner: SidesParitySpace,
+    goals: Vec<u64>,
+}
+
+impl SidesParityEitherSpace {
+    /// The space under `moves` (which must keep the U/D centres on U/D).
+    pub fn new(moves: &[Move]) -> Result<SidesParityEitherSpace, ModelError> {
+        let inner = SidesParitySpace::new(moves)?;
+        let y_inverse = Move {
+            face: Face::U,
+            kind: MoveKind::Rotation,
+            turns: 3,
+        };
+        let turn = SideCentresSpace::new(&[y_inverse])?;
+        let mut goals = inner.goals();
+        for g in inner.sides.goals() {
+            let (f, b) = turn.unrank(g);
+            let (f, b) = turn.apply(f, b, 0);
+            goals.push(2 * turn.rank(f, b));
+        }
+        goals.sort_unstable();
+        goals.dedup();
+        Ok(SidesParityEitherSpace { inner, goals })
+    }
+}
+
+impl Space for SidesParityEitherSpace {
+    fn size(&self) -> u64 {
+        Reduction4::SideCentresParityEither.size()
+    }
+    fn goals(&self) -> Vec<u64> {
+        self.goals.clone()
+    }
+    fn for_each_neighbour(&self, rank: u64, f: impl FnMut(u64) -> bool) {
+        self.inner.for_each_neighbour(rank, f)
     }
 }
 

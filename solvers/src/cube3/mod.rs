@@ -254,16 +254,29 @@ impl Solver {
     /// the table is read and checked.
     pub fn load_exact_phase1(&self) -> Result<(), TableError> {
         if self.exact.get().is_none() {
-            let ids = optimal::TableSize::Small.table_ids();
             let t = std::thread::scope(|scope| {
                 scope.spawn(|| {
                     let _ = tablegen::optimal3::sym16();
                 });
-                Nibbles::load(ids[0], &self.dir, self.quiet)
+                Solver::open_exact_phase1(&self.dir, self.quiet)
             })?;
-            let _ = self.exact.get_or_init(|| t);
+            self.set_exact_phase1(t);
         }
         Ok(())
+    }
+
+    /// The exact phase-1 table of [`Solver::load_exact_phase1`] opened (or
+    /// built) and checked on its own, for [`Solver::set_exact_phase1`]: a
+    /// caller that loads more can read it beside the rest (its checksum
+    /// reads all 70 MB).
+    pub fn open_exact_phase1(dir: &Path, quiet: bool) -> Result<Nibbles, TableError> {
+        Nibbles::load(optimal::TableSize::Small.table_ids()[0], dir, quiet)
+    }
+
+    /// Gives the solver the table [`Solver::open_exact_phase1`] opened (if
+    /// it has none yet); its symmetries are made on first use.
+    pub fn set_exact_phase1(&self, table: Nibbles) {
+        let _ = self.exact.get_or_init(|| table);
     }
 
     /// The optimal solver on the tables of `size`, loaded (or built) on

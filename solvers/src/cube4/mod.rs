@@ -26,7 +26,7 @@ use crate::moves::{axis_rotations, recolourings, simplify, whole_turn};
 use crate::search::{deepen, next_stage, Chain, Clock, Policy, Root, Share};
 use crate::tables::{Nibbles, TableError, Trits};
 use crate::SolveError;
-use phase2::{either_frame, whole_turns, without_dlb_wide, Claims, P2};
+use phase2::{whole_turns, without_dlb_wide, Claims, P2};
 use phase3::{PairCentres, N3, P3};
 use std::path::Path;
 use std::sync::atomic::AtomicUsize;
@@ -38,11 +38,12 @@ use tablegen::notation::{Face, Move};
 use tablegen::validate::validate;
 
 /// Ids of the reduction's own tables, besides the centre stages and the 3x3x3 ones.
-pub const REDUCTION_IDS: [&str; 4] = [
+pub const REDUCTION_IDS: [&str; 5] = [
     "4x4x4-sides-parity",
     "4x4x4-wings-split3",
     "4x4x4-wings-pair",
     "4x4x4-pair-centres",
+    "4x4x4-sides-parity-either",
 ];
 
 /// Options of a 4x4x4 solve.
@@ -136,7 +137,7 @@ pub struct Solution4 {
 /// | phase | goal | moves | bound |
 /// |---|---|---|---|
 /// | `centres-ud` | one colour pair's centres on one axis (each of the 3 x 3 choices: the cube turned and its colours renamed; optimal and +1 solutions) | 36 | `4x4x4-ud-stage` (walk) |
-/// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see the `phase2` module) | least over the two frames of the max of `4x4x4-sides-parity` (side centres and wing parity together) and `4x4x4-wings-split3` on four groups of three dedges |
+/// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see the `phase2` module) | least over the two frames of the max of `4x4x4-sides-parity` (side centres and wing parity together; `4x4x4-sides-parity-either` for both at once) and `4x4x4-wings-split3` on four groups of three dedges |
 /// | `pair` | centres solved, edges paired, no PLL parity (up to `x2 y2 z2`) | 17: `U D R L` turns, `F2 B2`, `Uw2 Rw2 Fw2` | max of the phase-3 centre distance (`4x4x4-pair-centres`, centres and PLL parity) and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
 /// | `3x3x3` | solved | 18 outer face turns | the two-phase solver, on each of up to 16 `pair` solutions; the shortest whole is kept |
 pub struct Solver {
@@ -155,8 +156,8 @@ pub struct Solver {
     /// Phase-2 moves (the lr-stage set).
     p2_moves: Vec<Move>,
     /// The least of `sides_tab` as it is and turned by `y` (nibbles, same
-    /// entries; built at load).
-    sides_either: Vec<u8>,
+    /// entries): `4x4x4-sides-parity-either`.
+    sides_either: Nibbles,
     /// Phase-2 moves searched: `Dw Lw2 Bw2` are `Uw Rw2 Fw2` and a whole-cube
     /// turn (y', x2, z2), so they are left out and the goal is taken in both
     /// frames the turns reach (see the `phase2` module).
@@ -266,16 +267,25 @@ impl Solver {
     }
 
     fn load_finish(dir: &Path, quiet: bool, exact: bool) -> Result<Solver, TableError> {
-        // The 3x3x3 finish loads on a second thread beside the rest.
+        // The 3x3x3 finish loads on a second thread beside the rest, and its
+        // exact phase-1 table (70 MB to check) on a third from the start.
         std::thread::scope(|sc| {
-            let solver3 = sc.spawn(|| {
+            let table = exact.then(|| sc.spawn(|| Solver3::open_exact_phase1(dir, quiet)));
+            let solver3 = sc.spawn(move || -> Result<Solver3, TableError> {
                 let s = Solver3::load(dir, quiet)?;
                 if exact {
-                    s.load_exact_phase1()?;
+                    // The symmetries the exact table is read through.
+                    let _ = tablegen::optimal3::sym16();
                 }
                 Ok(s)
             });
-            let join = || tablegen::joined(solver3);
+            let join = || -> Result<Solver3, TableError> {
+                let s = tablegen::joined(solver3)?;
+                if let Some(table) = table {
+                    s.set_exact_phase1(tablegen::joined(table)?);
+                }
+                Ok(s)
+            };
             Self::load_with(dir, quiet, join)
         })
     }
@@ -294,11 +304,10 @@ impl Solver {
             }
         };
         let p2_moves = moves_of(REDUCTION_IDS[0])?;
-        if moves_of(REDUCTION_IDS[1])? != p2_moves {
-            return Err(bad(
-                REDUCTION_IDS[1],
-                "move set differs from the sides stage".into(),
-            ));
+        for id in [REDUCTION_IDS[1], REDUCTION_IDS[4]] {
+            if moves_of(id)? != p2_moves {
+                return Err(bad(id, "move set differs from the sides stage".into()));
+            }
         }
         let p3_moves = moves_of(REDUCTION_IDS[2])?;
         // The sides space also has the whole-cube turn `y` (its last move).
@@ -339,7 +348,7 @@ impl Solver {
             .collect();
         let p3_active = without_dlb_wide(&p3_moves);
         let sides_tab = Nibbles::load(REDUCTION_IDS[0], dir, quiet)?;
-        let sides_either = either_frame(&sides, sides_tab.bytes(), p2_moves.len());
+        let sides_either = Nibbles::load(REDUCTION_IDS[4], dir, quiet)?;
         let centres3 = PairCentres::load(dir, quiet, &cs.space, &p3_centre_move)?;
         let ud_turns = (0..8)
             .map(|k| {

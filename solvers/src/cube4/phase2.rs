@@ -7,7 +7,7 @@ use crate::search::{allowed, Chain, Link, Rooted, Stage};
 use crate::tables::nibble;
 use crate::SolveError;
 use tablegen::cube::CubeN;
-use tablegen::cube4::{odd, SideCentresSpace};
+use tablegen::cube4::odd;
 use tablegen::notation::{Face, Move};
 
 /// Phase-2 ends claimed by the threads of a solve: problem key -> (thread,
@@ -26,22 +26,6 @@ pub(super) fn whole_turns(cube: &CubeN) -> (Vec<Vec<u8>>, Vec<[u8; 6]>) {
             (p, crate::moves::recolouring(turn))
         })
         .unzip()
-}
-
-/// Per entry `2r + o` of `par` (`4x4x4-sides-parity`), the least of its distance
-/// as it is and turned by the move `y` of `sides` (which keeps the wing
-/// parity: it permutes the wings in six 4-cycles). Nibbles, as `par`.
-pub(super) fn either_frame(sides: &SideCentresSpace, par: &[u8], y: usize) -> Vec<u8> {
-    let mut out = vec![0u8; par.len()];
-    for (r, &ry) in sides.move_ranks(y).iter().enumerate() {
-        let ry = ry as usize;
-        for o in 0..2 {
-            let i = 2 * r + o;
-            let d = nibble(par, i).min(nibble(par, 2 * ry + o)) as u8;
-            out[i >> 1] |= d << ((i & 1) << 2);
-        }
-    }
-    out
 }
 
 /// Indices of `moves` other than the wide turns of D, L and B: each of those is
@@ -177,7 +161,7 @@ impl Stage for P2<'_> {
         let s = self.s;
         let left = left - 1;
         let prev = prev.map(|i| s.p2_moves[i]);
-        let either = &s.sides_either;
+        let either = s.sides_either.bytes();
         let mut kids = [(0usize, 0usize, (0u16, 0u16)); 28];
         let mut k = 0;
         for &i in &s.p2_active {

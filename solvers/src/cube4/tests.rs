@@ -304,6 +304,21 @@ fn phase2_centre_bound_is_admissible() {
     let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
     let sides = &s4.sides;
     let y = s4.p2_moves.len();
+    // The table of both frames (`4x4x4-sides-parity-either`, a search from
+    // the goals in both frames) is the sides table read in each.
+    let par = s4.sides_tab.bytes();
+    let mut either = vec![0u8; par.len()];
+    for r in 0..900_900u64 {
+        let (f, b) = sides.unrank(r);
+        let (fy, by) = sides.apply(f, b, y);
+        let ry = sides.rank(fy, by) as usize;
+        for o in 0..2 {
+            let i = 2 * r as usize + o;
+            let d = nibble(par, i).min(nibble(par, 2 * ry + o)) as u8;
+            either[i >> 1] |= d << ((i & 1) << 2);
+        }
+    }
+    assert_eq!(either, s4.sides_either.bytes());
     let sets: Vec<u16> = (0u16..=u16::MAX).filter(|x| x.count_ones() == 4).collect();
     let mut states = vec![(0u16, 0u16); 900_900];
     for &f in &sets {
@@ -345,7 +360,7 @@ fn phase2_centre_bound_is_admissible() {
     let mut exact = 0;
     for (r, &d) in dist.iter().enumerate() {
         assert!(d != u8::MAX, "entry {r} unreached");
-        let bound = nibble(&s4.sides_either, r) as u8;
+        let bound = nibble(s4.sides_either.bytes(), r) as u8;
         assert!(bound <= d, "rank {r}: bound {bound} over distance {d}");
         assert_eq!(bound == 0, d == 0);
         exact += (bound == d) as usize;

@@ -309,6 +309,20 @@ pub fn catalog() -> Vec<TableDef> {
             source: "16!/(4! 4! 8!) x 2 (wing parity)",
         },
         TableDef {
+            id: "4x4x4-sides-parity-either",
+            puzzle: "4x4x4",
+            summary:
+                "4x4x4 sides-parity, least of both frames (as is, turned by y): the phase-2 bound of either frame at once",
+            space: SpaceDef::Reduction4 {
+                space: cube4::Reduction4::SideCentresParityEither,
+                moves: lr_moves.clone(),
+            },
+            encoding: Encoding::Nibble,
+            expected_states: 2 * 900_900,
+            expected_histogram: None,
+            source: "16!/(4! 4! 8!) x 2 (wing parity); every entry = the least of 4x4x4-sides-parity as is and turned by y",
+        },
+        TableDef {
             id: "4x4x4-wings-split3",
             puzzle: "4x4x4",
             summary: "4x4x4 three dedges with one wing in each class (any three); the lr-stage moves",

@@ -363,6 +363,9 @@ pub fn build_with(
                 dense(cube4::SidesParitySpace::new(moves)?, engine, progress)
             }
             cube4::Reduction4::PairAll => dense(cube4::PairAllSpace::new(moves)?, engine, progress),
+            cube4::Reduction4::SideCentresParityEither => {
+                dense(cube4::SidesParityEitherSpace::new(moves)?, engine, progress)
+            }
             cube4::Reduction4::PairCentres => {
                 dense(cube4::PairCentresSpace::new(moves)?, engine, progress)
             }
