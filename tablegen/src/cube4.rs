@@ -88,10 +88,15 @@ pub fn pairing_moves() -> Vec<Move> {
 /// x2, y2 and z2 takes care of (the moves the 4x4x4's pairing phase searches).
 pub fn pairing_moves_without_dlb_wide() -> Vec<Move> {
     (pairing_moves().into_iter())
-        .filter(|m| {
-            !(m.kind == MoveKind::Block(2) && matches!(m.face, Face::D | Face::L | Face::B))
-        })
+        .filter(|&m| !is_dlb_wide(m))
         .collect()
+}
+
+/// Whether `m` is a wide turn of D, L or B: the wide turn of the opposite
+/// face and a whole-cube turn, which the 4x4x4's reduction phases leave to
+/// their goals.
+pub fn is_dlb_wide(m: Move) -> bool {
+    m.kind == MoveKind::Block(2) && matches!(m.face, Face::D | Face::L | Face::B)
 }
 
 impl Wings {
@@ -744,41 +749,6 @@ impl SideCentresSpace {
         })
     }
 
-    /// The rank after move `i` of every rank, in rank order. Per F mask, the
-    /// 12 positions it leaves go to the 12 its image leaves, so each B mask
-    /// is relabelled by that one map and ranked by lookup (instead of
-    /// unranking, moving and ranking each of the 900,900 states: the
-    /// 4x4x4's phase 2 makes such a map at load).
-    pub fn move_ranks(&self, i: usize) -> Vec<u32> {
-        // Each 4-of-12 mask's colex rank (its index in `sets12`).
-        let mut colex12 = vec![0u16; 1 << 12];
-        for (r, &m) in self.sets12.iter().enumerate() {
-            colex12[m as usize] = r as u16;
-        }
-        let p = &self.moves[i];
-        let mut out = Vec::with_capacity(self.sets4.len() * self.sets12.len());
-        for &f in &self.sets4 {
-            let (fy, _) = self.apply(f, 0, i);
-            let cfy = self.colex4(fy);
-            let gaps = &self.gap_index[cfy];
-            let mut to = [0u8; 12];
-            let left = (0..16).filter(|&q| f >> q & 1 == 0);
-            for (slot, q) in to.iter_mut().zip(left) {
-                *slot = gaps[p[q] as usize];
-            }
-            let base = cfy * self.sets12.len();
-            out.extend(self.sets12.iter().map(|&b| {
-                let (mut m, mut image) = (b, 0u16);
-                while m != 0 {
-                    image |= 1 << to[m.trailing_zeros() as usize];
-                    m &= m - 1;
-                }
-                (base + colex12[image as usize] as usize) as u32
-            }));
-        }
-        out
-    }
-
     /// Colex rank of a mask of 4 of the 16 positions, by table.
     #[inline]
     fn colex4(&self, m: u16) -> usize {
@@ -1135,20 +1105,6 @@ mod tests {
                 pairs.reverse();
                 pairs[0] = (pairs[0].1, pairs[0].0);
                 assert_eq!(sp.rank(&pairs), r);
-            }
-        }
-    }
-
-    #[test]
-    fn side_centres_move_ranks_are_the_moved_ranks() {
-        let sp = SideCentresSpace::new(&pairing_moves()).unwrap();
-        for i in 0..sp.moves.len() {
-            let moved = sp.move_ranks(i);
-            assert_eq!(moved.len(), 1820 * 495);
-            for (r, &to) in moved.iter().enumerate() {
-                let (f, b) = sp.unrank(r as u64);
-                let (fy, by) = sp.apply(f, b, i);
-                assert_eq!(u64::from(to), sp.rank(fy, by), "move {i}, rank {r}");
             }
         }
     }

@@ -310,6 +310,16 @@ impl Solver {
             }
         }
         let p3_moves = moves_of(REDUCTION_IDS[2])?;
+        // The centre bound's table is made with the moves phase 3 searches.
+        let searched: Vec<Move> = (p3_moves.iter().copied())
+            .filter(|&m| !tablegen::cube4::is_dlb_wide(m))
+            .collect();
+        if moves_of(REDUCTION_IDS[3])? != searched {
+            return Err(bad(
+                REDUCTION_IDS[3],
+                "move set differs from phase 3's".into(),
+            ));
+        }
         // The sides space also has the whole-cube turn `y` (its last move).
         let y = y_turn();
         let sides = SideCentresSpace::new(&[p2_moves.clone(), vec![y]].concat())

@@ -8,7 +8,7 @@ use crate::tables::nibble;
 use crate::SolveError;
 use tablegen::cube::CubeN;
 use tablegen::cube4::odd;
-use tablegen::notation::{Face, Move};
+use tablegen::notation::Move;
 
 /// Phase-2 ends claimed by the threads of a solve: problem key -> (thread,
 /// moves of its phases 1 and 2).
@@ -33,11 +33,7 @@ pub(super) fn whole_turns(cube: &CubeN) -> (Vec<Vec<u8>>, Vec<[u8; 6]>) {
 /// 3 take care of by their goals.
 pub(super) fn without_dlb_wide(moves: &[Move]) -> Vec<usize> {
     (0..moves.len())
-        .filter(|&i| {
-            let m = moves[i];
-            !(m.kind == tablegen::notation::MoveKind::Block(2)
-                && matches!(m.face, Face::D | Face::L | Face::B))
-        })
+        .filter(|&i| !tablegen::cube4::is_dlb_wide(moves[i]))
         .collect()
 }
 
