@@ -94,7 +94,7 @@ fn header_hash<'a>(
         put_str(&mut buf, k);
         put_str(&mut buf, v);
     }
-    xxhash_rust::xxh3::xxh3_64(&buf)
+    twox_hash::XxHash3_64::oneshot(&buf)
 }
 
 /// Folds a (possibly multi-line) message from a dependency onto one line.
@@ -135,7 +135,7 @@ pub(crate) fn addresses_to_offsets(msg: &str, base: usize) -> String {
 
 /// xxh3-128 of `bytes`.
 pub(crate) fn hash128(bytes: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(bytes)
+    twox_hash::XxHash3_128::oneshot(bytes)
 }
 
 /// The archived root of a file with these header fields and payload. The
@@ -496,7 +496,7 @@ pub(crate) fn stage_dense_from(
         let mut out = std::io::BufWriter::with_capacity(1 << 20, &*file);
         out.seek(SeekFrom::Start(at as u64))
             .map_err(|e| FormatError::io(path, "cannot write", e))?;
-        let mut hash = xxhash_rust::xxh3::Xxh3::new();
+        let mut hash = twox_hash::XxHash3_128::new();
         // Whole bytes of every encoding per chunk (a multiple of 2, 4 and 5).
         let chunk_states = 20u64 << 16;
         let mut chunk = vec![0u8; chunk_states as usize];
@@ -511,7 +511,7 @@ pub(crate) fn stage_dense_from(
                 )
             })?;
             let packed = pack_dense(&chunk[..n], encoding).map_err(|e| e.with_path(path))?;
-            hash.update(&packed);
+            hash.write(&packed);
             out.write_all(&packed)
                 .map_err(|e| FormatError::io(path, "cannot write", e))?;
             done += n as u64;
@@ -520,7 +520,7 @@ pub(crate) fn stage_dense_from(
         out.flush()
             .map_err(|e| FormatError::io(path, "cannot write", e))?;
         drop(out);
-        sum = hash.digest128();
+        sum = hash.finish_128();
         write_frame(file, meta, encoding, sum.to_le_bytes(), len as usize).map_err(with_path)?;
         total = end as u64;
         Ok(())

@@ -60,17 +60,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FormatError> {
 /// xxh3-128 of `bytes` as 32 lower-case hex digits (the same digits `xxhsum -H2`
 /// prints, and the form of [`crate::HeaderInfo::checksum`]).
 pub fn checksum_hex(bytes: &[u8]) -> String {
-    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
+    format!("{:032x}", twox_hash::XxHash3_128::oneshot(bytes))
 }
 
 /// xxh3-128 of byte slices end to end, as [`checksum_hex`] gives it (the
 /// checksum of a sharded table's payloads, which is its one-file form's).
 pub fn joined_checksum_hex<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
-    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut hasher = twox_hash::XxHash3_128::new();
     for p in parts {
-        hasher.update(p);
+        hasher.write(p);
     }
-    format!("{:032x}", hasher.digest128())
+    format!("{:032x}", hasher.finish_128())
 }
 
 /// SHA-256 of `bytes` as 64 lower-case hex digits (what `sha256sum` prints).

@@ -954,6 +954,19 @@ fn checksum_hex_is_xxh3_128() {
     // Reference digests of xxh3-128 (as printed by `xxhsum -H2`).
     assert_eq!(checksum_hex(b""), "99aa06d3014798d86001c324468d497f");
     assert_eq!(checksum_hex(b"abc").len(), 32);
+    // A long input takes the vectorised path (the one table payloads take):
+    // its digest as the reference C library gives it (Python's `xxhash`
+    // module, `xxh3_128_hexdigest`), whatever SIMD this machine has.
+    let long: Vec<u8> = (0..1_000_003u32)
+        .map(|i| ((i * 31 + 7) % 251) as u8)
+        .collect();
+    assert_eq!(checksum_hex(&long), "aaa535a1dc7aea887b3986442546fd2e");
+    // The checksum of a sharded table's parts end to end is the whole's.
+    let (a, b) = long.split_at(333_333);
+    assert_eq!(
+        tablefmt::joined_checksum_hex([a, b]),
+        "aaa535a1dc7aea887b3986442546fd2e"
+    );
 }
 
 // ---------------------------------------------------------------- corpus

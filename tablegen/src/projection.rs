@@ -116,8 +116,27 @@ struct BlockRank {
     /// block, after `before` set bits in the lower bytes (the search ranks at
     /// every node; a loop over the bits was half of a 5x5x5 stage's time).
     byte_rank: Vec<u64>,
-    /// Sub-masks in colex order (unrank table).
-    masks: Vec<u64>,
+    /// Sub-masks in colex order (unrank table), made on first use: a
+    /// solver that only ranks and moves masks never pays for it.
+    masks: std::sync::OnceLock<Vec<u64>>,
+}
+
+impl BlockRank {
+    /// Whether the block is small enough for an unrank table.
+    fn dense(&self) -> bool {
+        self.radix <= MAX_DENSE_BLOCK
+    }
+
+    /// The unrank table (empty for a block too large for one).
+    fn masks(&self) -> &[u64] {
+        self.masks.get_or_init(|| {
+            if self.dense() {
+                colex_masks(self.size, self.marked)
+            } else {
+                Vec::new()
+            }
+        })
+    }
 }
 
 /// A projection with its moves, ready for BFS and for solvers.
@@ -175,13 +194,9 @@ pub fn build(def: &ProjectionDef, moves: &[Move]) -> Result<FaceletMaskSpace, Mo
         }
         let size = positions.len() as u32 - offset;
         let radix = binom[size as usize][marked as usize];
-        // Unrank tables only for blocks small enough to rank densely; a sparse
-        // table moves masks and never unranks.
-        let masks = if radix <= MAX_DENSE_BLOCK {
-            colex_masks(size, marked)
-        } else {
-            Vec::new()
-        };
+        // Unrank tables (made on first use) only for blocks small enough to
+        // rank densely; a sparse table moves masks and never unranks.
+        let masks = std::sync::OnceLock::new();
         let stride = marked as usize + 1;
         let nbytes = (size as usize).div_ceil(8);
         let mut byte_rank = vec![0u64; nbytes * 256 * stride];
@@ -297,7 +312,7 @@ impl FaceletMaskSpace {
         for b in self.blocks.iter().rev() {
             let digit = rank % b.radix;
             rank /= b.radix;
-            mask |= b.masks[digit as usize] << b.offset;
+            mask |= b.masks()[digit as usize] << b.offset;
         }
         mask
     }
@@ -321,7 +336,7 @@ impl FaceletMaskSpace {
         for (k, b) in self.blocks.iter().enumerate().rev() {
             // The other blocks empty (digit 0): the image's rank is its
             // digit times the block's weight.
-            out[k] = (b.masks.iter())
+            out[k] = (b.masks().iter())
                 .map(|&sub| (self.rank(self.apply(sub << b.offset, m)) / weight) as u32)
                 .collect();
             weight *= b.radix;
@@ -331,7 +346,7 @@ impl FaceletMaskSpace {
 
     /// True if every block has an unrank table (the space can be ranked densely).
     pub fn is_dense(&self) -> bool {
-        self.blocks.iter().all(|b| b.masks.len() as u64 == b.radix)
+        self.blocks.iter().all(BlockRank::dense)
     }
 
     /// The goal mask.

@@ -196,7 +196,7 @@ impl TableDef {
 
     /// xxh3-64 of [`TableDef::definition`].
     pub fn definition_hash(&self) -> u64 {
-        xxhash_rust::xxh3::xxh3_64(self.definition().as_bytes())
+        twox_hash::XxHash3_64::oneshot(self.definition().as_bytes())
     }
 
     /// Expected artifact payload size in bytes (dense: states x bits / 8).
