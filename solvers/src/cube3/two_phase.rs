@@ -394,18 +394,18 @@ impl Search<'_> {
             }
             let c = moves()[m].multiply(&cube);
             let (t2, f2, s2) = phase1_coords(&c);
-            if let Some((_, k)) = self.exact.filter(|_| LAST_PREMOVES.contains(&m)) {
+            if let Some((_, sym)) = self.exact.filter(|_| LAST_PREMOVES.contains(&m)) {
                 let x = s2 * tablegen::kociemba::N_FLIP + f2;
-                prefetch(&k.flipslice.class_of, x);
-                prefetch(&k.flipslice.sym_of, x);
+                prefetch(&sym.flipslice.class_of, x);
+                prefetch(&sym.flipslice.sym_of, x);
             }
             kids[n] = (m as u8, c, (t2, f2, s2));
             n += 1;
         }
-        if let Some((e, k)) = self.exact {
+        if let Some((e, sym)) = self.exact {
             for &(m, _, (t2, f2, s2)) in &kids[..n] {
                 if LAST_PREMOVES.contains(&(m as usize)) {
-                    prefetch(e, exact_index(k, t2, f2, s2) >> 1);
+                    prefetch(e, exact_index(sym, t2, f2, s2) >> 1);
                 }
             }
         }
