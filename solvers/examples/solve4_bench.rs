@@ -26,7 +26,7 @@ fn main() {
         opts.phase2_candidates = (w as usize / 8).max(1);
     }
     // Experiment knobs: BENCH4_P3 (phase-3 solutions finished), BENCH4_MORE
-    // (phase-3 nodes after the first), BENCH4_FINMIN (ms per finish at least),
+    // (phase-3 nodes after the first, per ms of budget), BENCH4_FINMIN (ms per finish at least),
     // BENCH4_SLOW (print the seeds that take longer than this many ms),
     // BENCH4_FIRST (first seed), BENCH4_P2LEVEL / BENCH4_P2NODES (phase-2 node
     // budgets of one length / in all), BENCH4_P1C / BENCH4_P2C (phase-1 /
@@ -45,7 +45,7 @@ fn main() {
         opts.phase1_candidates = k as usize;
     }
     if let Some(k) = env("BENCH4_MORE") {
-        opts.phase3_more_nodes = k;
+        opts.phase3_more_nodes_per_ms = k;
     }
     if let Some(k) = env("BENCH4_P2LEVEL") {
         opts.phase2_level_nodes = k;

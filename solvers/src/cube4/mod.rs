@@ -77,8 +77,10 @@ pub struct Options {
     /// Phase-3 solutions of the shortest total, each finished by the 3x3x3
     /// solver; the shortest whole is kept.
     pub phase3_solutions: usize,
-    /// Nodes the phase-3 search goes on for after its first solution.
-    pub phase3_more_nodes: u64,
+    /// Nodes the phase-3 search goes on for after its first solution, per
+    /// millisecond of the time budget (more solutions to finish are worth
+    /// their search when the finishes have time for them).
+    pub phase3_more_nodes_per_ms: u64,
     /// Least time each 3x3x3 finish gets (the first even past the time budget:
     /// once one whole solution is known, the budget ends the solve).
     pub finish_min: Duration,
@@ -111,7 +113,7 @@ impl Default for Options {
             phase3_level_nodes: 3_000_000,
             exact_nodes: 200_000_000,
             phase3_solutions: 16,
-            phase3_more_nodes: 500_000,
+            phase3_more_nodes_per_ms: 1_000,
             finish_min: Duration::from_millis(5),
             time_budget: Duration::from_millis(240),
             split_ends: true,
@@ -662,7 +664,8 @@ impl Solver {
             unlimited_after: u32::MAX,
             share: Share::PassOverSpent,
             enough_nodes: u64::MAX,
-            more_nodes: opts.phase3_more_nodes,
+            more_nodes: (opts.phase3_more_nodes_per_ms)
+                .saturating_mul(opts.time_budget.as_millis().try_into().unwrap_or(u64::MAX)),
             grace_nodes: 0,
             max_nodes: opts.exact_nodes,
             max_total: usize::MAX,
