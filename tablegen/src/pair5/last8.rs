@@ -91,12 +91,13 @@ impl Last8Space {
             ]);
         }
         let nmoves = moves.len();
-        let perms: Vec<[u8; 8]> = (0..PERMS8).map(|r| unrank8(r as u64)).collect();
+        let perms = perms8();
         let table = |kind: usize| -> Vec<u16> {
-            let mut out = vec![0u16; PERMS8 * nmoves];
-            for (r, x) in perms.iter().enumerate() {
-                for (i, mv) in slot_moves.iter().enumerate() {
-                    out[r * nmoves + i] = rank8(&relmove(x, &mv[kind], &mv[2])) as u16;
+            let inverses: Vec<[u8; 8]> = slot_moves.iter().map(|mv| invert8(&mv[kind])).collect();
+            let mut out = Vec::with_capacity(PERMS8 * nmoves);
+            for x in &perms {
+                for (mv, ainv) in slot_moves.iter().zip(&inverses) {
+                    out.push(moved_rank(x, ainv, &mv[2]));
                 }
             }
             out
@@ -123,12 +124,10 @@ impl Last8Space {
         if syms.len() > 16 {
             return Err(ModelError::Symmetries(syms.len()));
         }
-        let mut conj = vec![0u16; syms.len() * PERMS8];
-        for (s, p) in syms.iter().enumerate() {
+        let mut conj = Vec::with_capacity(syms.len() * PERMS8);
+        for p in &syms {
             let pinv = invert8(p);
-            for (r, x) in perms.iter().enumerate() {
-                conj[s * PERMS8 + r] = rank8(&compose8(&compose8(p, x), &pinv)) as u16;
-            }
+            conj.extend(perms.iter().map(|x| moved_rank(x, &pinv, p)));
         }
         let inv: Vec<usize> = syms
             .iter()
@@ -335,14 +334,38 @@ impl Space for Last8Space {
     }
 }
 
-/// `b·x·a⁻¹`: the relative permutation `x` (slot of one kind -> slot of the
-/// midge) after a move taking that kind's slots by `a` and midges by `b`.
-fn relmove(x: &[u8; 8], a: &[u8; 8], b: &[u8; 8]) -> [u8; 8] {
-    let mut out = [0u8; 8];
-    for s in 0..8 {
-        out[a[s] as usize] = b[x[s] as usize];
+/// The rank ([`rank8`]) of `b·x·a⁻¹`, given `a⁻¹`: the relative permutation
+/// `x` (slot of one kind -> slot of the midge) after a move taking that
+/// kind's slots by `a` and midges by `b` (also `p·x·p⁻¹`, a symmetry's
+/// image). Each entry is gathered straight into [`rank8`]'s two table
+/// indices: the move tables are millions of these at every load.
+#[inline]
+fn moved_rank(x: &[u8; 8], ainv: &[u8; 8], b: &[u8; 8]) -> u16 {
+    let v = |t: usize| usize::from(b[usize::from(x[usize::from(ainv[t] & 7)] & 7)] & 7);
+    let head = v(0) | v(1) << 3 | v(2) << 6 | v(3) << 9;
+    let tail = v(4) | v(5) << 3 | v(6) << 6 | v(7) << 9;
+    RANK8_HEAD[head] + RANK8_TAIL[tail]
+}
+
+/// The permutations of eight in rank order ([`rank8`] ranks them
+/// lexicographically), each from the one before (the next permutation in
+/// lexicographic order) instead of unranked on its own.
+fn perms8() -> Vec<[u8; 8]> {
+    let mut out = Vec::with_capacity(PERMS8);
+    let mut p: [u8; 8] = std::array::from_fn(|i| i as u8);
+    loop {
+        out.push(p);
+        // The last ascent, the rightmost entry above it, swapped, and the
+        // tail after the ascent reversed.
+        let Some(i) = (0..7).rev().find(|&i| p[i] < p[i + 1]) else {
+            return out;
+        };
+        let Some(j) = (i + 1..8).rev().find(|&j| p[j] > p[i]) else {
+            return out;
+        };
+        p.swap(i, j);
+        p[i + 1..].reverse();
     }
-    out
 }
 
 /// `(p·q)[s] = p[q[s]]`.
@@ -570,6 +593,33 @@ mod tests {
             let p = unrank8(r);
             assert_eq!(rank8(&p), r);
             assert_eq!(rank8(&p), crate::perm::perm_rank(&p));
+        }
+    }
+
+    /// The permutations made one from the next are those of each rank; a
+    /// move's rank taken by gathering is that of the move made slot by slot.
+    #[test]
+    fn perms8_in_rank_order_and_moved_ranks() {
+        let perms = perms8();
+        assert_eq!(perms.len(), PERMS8);
+        for (r, p) in perms.iter().enumerate() {
+            assert_eq!(*p, unrank8(r as u64));
+        }
+        let sp = Last8Space::new(&last8_moves()).unwrap();
+        for (r, x) in perms.iter().enumerate().step_by(7) {
+            for (i, mv) in sp.slot_moves.iter().enumerate() {
+                for (kind, table) in [&sp.hmove, &sp.lmove].into_iter().enumerate() {
+                    let mut moved = [0u8; 8];
+                    for s in 0..8 {
+                        moved[mv[kind][s] as usize] = mv[2][x[s] as usize];
+                    }
+                    assert_eq!(u64::from(table[r * sp.nmoves + i]), rank8(&moved));
+                    assert_eq!(
+                        moved_rank(x, &invert8(&mv[kind]), &mv[2]) as u64,
+                        rank8(&moved)
+                    );
+                }
+            }
         }
     }
 
