@@ -597,7 +597,8 @@ mod tests {
     }
 
     /// The permutations made one from the next are those of each rank; a
-    /// move's rank taken by gathering is that of the move made slot by slot.
+    /// move's rank taken by gathering is that of the move made slot by slot,
+    /// and a symmetry's image that of the permutations composed.
     #[test]
     fn perms8_in_rank_order_and_moved_ranks() {
         let perms = perms8();
@@ -619,6 +620,10 @@ mod tests {
                         rank8(&moved)
                     );
                 }
+            }
+            for (s, p) in sp.syms.iter().enumerate() {
+                let image = compose8(&compose8(p, x), &invert8(p));
+                assert_eq!(u64::from(sp.conj(s, r as u16)), rank8(&image));
             }
         }
     }
