@@ -74,7 +74,9 @@ fn route_cycle_tables_keep_each_effect_once_at_its_lowest_cost() {
                 (m.base, m.setup, m.cost, m.leads, m.pairs())
             );
             let mut key = [(0, 0); MAX_PAIRS];
-            key[..c.pairs().len()].copy_from_slice(c.pairs());
+            for (k, &(f, t)) in key.iter_mut().zip(c.pairs()) {
+                *k = (u32::from(f), u32::from(t));
+            }
             assert_eq!(exact.get(&(key, c.pairs().len())), Some(&c.cost));
             assert_eq!(
                 moves[c.base as usize],

@@ -476,7 +476,9 @@ mod tests {
                         .filter(|(f, _)| !(wing && free.contains(f)))
                         .collect();
                     got.sort_unstable();
-                    let mut want = c.pairs().to_vec();
+                    let mut want: Vec<(u32, u32)> = (c.pairs().iter())
+                        .map(|&(f, t)| (f.into(), t.into()))
+                        .collect();
                     want.sort_unstable();
                     assert_eq!(got, want, "{n}");
                 }
@@ -551,8 +553,13 @@ mod tests {
             assert_eq!(got.len(), want.len(), "group {g}");
             for (a, b) in got.iter().zip(&want) {
                 assert_eq!(
-                    (a.base, a.setup, a.cost, a.pairs()),
-                    (b.0, b.1, b.2, &b.3[..])
+                    (a.base, a.setup, a.cost, a.pairs().to_vec()),
+                    (
+                        b.0,
+                        b.1,
+                        b.2,
+                        b.3.iter().map(|&(f, t)| (f as u16, t as u16)).collect()
+                    )
                 );
             }
         }
@@ -587,7 +594,9 @@ mod tests {
                         (a.base, a.setup, a.cost, a.leads),
                         (b.base, b.setup, b.cost, b.leads)
                     );
-                    let mut mine = a.pairs().to_vec();
+                    let mut mine: Vec<(u32, u32)> = (a.pairs().iter())
+                        .map(|&(f, t)| (f.into(), t.into()))
+                        .collect();
                     let mut moved: Vec<(u32, u32)> = b
                         .pairs()
                         .iter()

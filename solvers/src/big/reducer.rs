@@ -225,7 +225,7 @@ impl Reducer {
             }
             hard.check("centres")?;
             let right =
-                |f: u32, t: u32| state[at[f as usize] as usize] == target[at[t as usize] as usize];
+                |f: u16, t: u16| state[at[f as usize] as usize] == target[at[t as usize] as usize];
             for (i, c) in cands.iter().enumerate() {
                 let mut gain = 0i32;
                 let mut touches = false;

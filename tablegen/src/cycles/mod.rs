@@ -296,8 +296,9 @@ pub struct Cand {
     pub cost: u32,
     /// (from, to) of each facelet it moves, the first `len`; those of the
     /// units' first facelets (every centre facelet, each wing's first) come
-    /// first. Held inline: a cube's candidates run to millions.
-    pub moved: [(u32, u32); MAX_PAIRS],
+    /// first. Held inline and narrow: a cube's candidates run to millions
+    /// (and a cube of up to 104 layers has fewer than 2^16 facelets).
+    pub moved: [(u16, u16); MAX_PAIRS],
     pub len: u8,
     /// How many of the pairs are units' first facelets.
     pub leads: u8,
@@ -305,7 +306,8 @@ pub struct Cand {
 
 impl Cand {
     /// (from, to) of each facelet it moves, the units' first facelets first.
-    pub fn pairs(&self) -> &[(u32, u32)] {
+    #[inline]
+    pub fn pairs(&self) -> &[(u16, u16)] {
         &self.moved[..self.len as usize]
     }
 }
@@ -526,13 +528,17 @@ pub fn candidates(
                 let moved = &mut buf[..pairs.len()];
                 // The units' first facelets first.
                 moved.sort_by_key(|&(f, _)| !lead[f as usize]);
+                let mut narrow = [(0u16, 0u16); MAX_PAIRS];
+                for (slot, &(f, t)) in narrow.iter_mut().zip(moved.iter()) {
+                    *slot = (f as u16, t as u16);
+                }
                 let cand = Cand {
                     base: bi as u32,
                     setup: si as u32,
                     cost,
                     leads: moved.iter().filter(|&&(f, _)| lead[f as usize]).count() as u8,
                     len: moved.len() as u8,
-                    moved: buf,
+                    moved: narrow,
                 };
                 match at {
                     Some((i, _)) => {

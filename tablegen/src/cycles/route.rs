@@ -349,9 +349,9 @@ pub fn read_list(
             return Err("a kept cycle of a base or setup the table does not hold".into());
         };
         // Sorted as they are made (at most six: an insertion sort).
-        let mut moved = [(0u32, 0u32); MAX_PAIRS];
+        let mut moved = [(0u16, 0u16); MAX_PAIRS];
         for (k, &(f, t)) in p.iter().enumerate() {
-            let x = (s.dest[f as usize], s.dest[t as usize]);
+            let x = (s.dest[f as usize] as u16, s.dest[t as usize] as u16);
             let mut j = k;
             while j > 0 && moved[j - 1] > x {
                 moved[j] = moved[j - 1];

@@ -770,11 +770,12 @@ fn carry_cands(
             coord[x0] = x as u32;
         }
     }
-    let at = |f: u32| -> Option<u32> {
+    let at = |f: u16| -> Option<u16> {
         let f = f as usize;
         let (face, r, c) = (f / (n0 * n0), (f / n0) % n0, f % n0);
         let (r, c) = (coord[r], coord[c]);
-        (r != u32::MAX && c != u32::MAX).then(|| (face as u32 * n as u32 + r) * n as u32 + c)
+        (r != u32::MAX && c != u32::MAX)
+            .then(|| ((face as u32 * n as u32 + r) * n as u32 + c) as u16)
     };
     cands
         .iter()
@@ -887,7 +888,9 @@ mod tests {
                 assert_eq!(own.len(), count, "depth {}", g.depth);
                 let at = relabel(x.n(), kind.depth, g.depth);
                 for (i, (a, b)) in own.iter().zip(&kind.cands).enumerate().step_by(97) {
-                    let mut mine = a.pairs().to_vec();
+                    let mut mine: Vec<(u32, u32)> = (a.pairs().iter())
+                        .map(|&(f, t)| (f.into(), t.into()))
+                        .collect();
                     let mut moved: Vec<(u32, u32)> = (b.pairs().iter())
                         .map(|&(f, t)| (at[f as usize], at[t as usize]))
                         .collect();
@@ -927,6 +930,30 @@ mod tests {
             });
             let got: Vec<usize> = g.scan.iter().map(|s| s.index as usize).collect();
             assert_eq!(got, want, "depth {}", g.depth);
+            // Each cycle renamed; the runs cover the scan, each the cycles
+            // of one (mask, cost, len) next to each other, with the most
+            // any of them moves into one block.
+            let mut end = 0;
+            for b in &g.buckets {
+                assert_eq!(b.start, end);
+                assert!(b.end > b.start);
+                end = b.end;
+                let mut most = 0;
+                for s in &g.scan[b.start as usize..b.end as usize] {
+                    let c = &cands[s.index as usize];
+                    assert_eq!((b.mask, b.cost, b.len), (mask(c), c.cost as u16, c.len));
+                    let mut into = [0u8; 32];
+                    for (k, &(f, t)) in c.pairs().iter().enumerate() {
+                        let (f, t) = (at[f as usize], at[t as usize]);
+                        assert_eq!(s.pairs[k], [f as u16, t as u16]);
+                        into[x.block[t as usize] as usize] += 1;
+                    }
+                    most = most.max(*into.iter().max().unwrap());
+                }
+                assert_eq!(b.most, most);
+                assert_eq!(b.distinct, b.mask.count_ones() == u32::from(b.len));
+            }
+            assert_eq!(end as usize, g.scan.len());
         }
     }
 
