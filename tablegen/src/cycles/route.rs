@@ -335,16 +335,20 @@ pub fn read_list(
             _ => return Err("a base's facelets off its orbit".into()),
         }
     }
-    // The kept cycles by place in the list, then each made in that order.
-    let mut by_rank: Vec<(u16, u16, u32)> = vec![(0, 0, u32::MAX); kept.len()];
+    // Each kept cycle made in the table's order (by base, then setup: each
+    // base's and setup's facelets read in turn) and put in its place in the
+    // list (a cycle moves at least one facelet: an empty place has none).
+    const EMPTY: Cand = Cand {
+        base: 0,
+        setup: 0,
+        cost: 0,
+        moved: [(0, 0); MAX_PAIRS],
+        len: 0,
+        leads: 0,
+    };
+    let mut cands = crate::huge_vec(kept.len());
+    cands.resize(kept.len(), EMPTY);
     for (base, setup, rank, cost) in kept {
-        match by_rank.get_mut(rank as usize) {
-            Some(slot) if slot.2 == u32::MAX => *slot = (base, setup, cost),
-            _ => return Err("two kept cycles in one place of the list, or one past it".into()),
-        }
-    }
-    let mut cands = crate::huge_vec(by_rank.len());
-    for (base, setup, cost) in by_rank {
         let (Some(p), Some(s)) = (pairs.get(base as usize), setups.get(setup as usize)) else {
             return Err("a kept cycle of a base or setup the table does not hold".into());
         };
@@ -359,14 +363,21 @@ pub fn read_list(
             }
             moved[j] = x;
         }
-        cands.push(Cand {
-            base: u32::from(base),
-            setup: u32::from(setup),
-            cost,
-            moved,
-            len: p.len() as u8,
-            leads: p.len() as u8,
-        });
+        // Every kept cycle in a place of its own below their count: so
+        // every place is filled.
+        match cands.get_mut(rank as usize) {
+            Some(slot) if slot.len == 0 => {
+                *slot = Cand {
+                    base: u32::from(base),
+                    setup: u32::from(setup),
+                    cost,
+                    moved,
+                    len: p.len() as u8,
+                    leads: p.len() as u8,
+                }
+            }
+            _ => return Err("two kept cycles in one place of the list, or one past it".into()),
+        }
     }
     Ok((cands, moves))
 }
