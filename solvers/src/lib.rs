@@ -34,6 +34,7 @@ pub mod cube2;
 pub mod cube3;
 pub mod cube4;
 pub mod cube5;
+mod deferred;
 pub mod domino;
 mod hash;
 pub mod moves;

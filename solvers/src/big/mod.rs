@@ -279,6 +279,7 @@ impl Solver {
         let deadline = start + (budget - small_share);
         let through = match &self.small {
             Small::Nested(four, five, route) => {
+                route.begin()?;
                 match route.to_five(four.as_deref(), five, &mut s, deadline, hard)? {
                     nested::Route::Reduced { inner, blocks } => Some(Reduction {
                         wings: inner,

@@ -36,6 +36,12 @@ impl Nested {
         hard: Hard,
     ) -> Result<Option<Vec<Move>>, SolveError> {
         let mut moves = Vec::new();
+        // Blocks already whole need none of the level's cycles (which may
+        // still be being made).
+        if self.blocks_done(state) {
+            return Ok(Some(moves));
+        }
+        let h = self.cycles()?;
         let look = self.look;
         let fresh = || Pick {
             keep: look,
@@ -52,7 +58,7 @@ impl Nested {
                     (pick.top, pick.idle) = (a.top, 0);
                     (a.missing, a.choice)
                 }
-                None => self.step(state, &mut pick, assign),
+                None => self.step(h, state, &mut pick, assign),
             };
             if missing == 0 {
                 return Ok(Some(moves));
@@ -69,9 +75,9 @@ impl Nested {
             };
             let top = std::mem::take(&mut pick.top);
             if top.len() > 1 {
-                (i, ahead) = self.look_ahead(state, &top, assign);
+                (i, ahead) = self.look_ahead(h, state, &top, assign);
             }
-            let seq = self.cand_moves(i);
+            let seq = self.cand_moves(h, i);
             self.r.cube.apply_alg(state, &seq);
             moves.extend(seq);
         }
@@ -86,6 +92,7 @@ impl Nested {
     /// again).
     pub(super) fn look_ahead(
         &self,
+        h: &Cycles,
         state: &[u8],
         top: &[(u32, u32, usize, usize)],
         assign: bool,
@@ -93,12 +100,12 @@ impl Nested {
         let mut best: Option<(u32, u32, usize, Option<Ahead>)> = None;
         for &(g, c, i, _) in top {
             let mut s = state.to_vec();
-            self.r.cube.apply_alg(&mut s, &self.cand_moves(i));
+            self.r.cube.apply_alg(&mut s, &self.cand_moves(h, i));
             let mut next = Pick {
                 keep: self.look,
                 ..Pick::default()
             };
-            let (missing, choice) = self.step(&s, &mut next, assign);
+            let (missing, choice) = self.step(h, &s, &mut next, assign);
             let ahead = (missing == 0 || next.last.is_some()).then(|| Ahead {
                 missing,
                 choice,
@@ -123,7 +130,13 @@ impl Nested {
     /// still to add to the blocks (to their commonest colours, or with
     /// `assign` to the colours [`assignment`] gives them), and the cycle to
     /// take (none: stalled).
-    pub(super) fn step(&self, state: &[u8], pick: &mut Pick, assign: bool) -> (u32, Option<usize>) {
+    pub(super) fn step(
+        &self,
+        h: &Cycles,
+        state: &[u8],
+        pick: &mut Pick,
+        assign: bool,
+    ) -> (u32, Option<usize>) {
         let size = self.size;
         let counts = self.counts(state);
         let want = if assign {
@@ -176,16 +189,13 @@ impl Nested {
         // The free moves first (their indices follow the cycles'). Of two
         // moves placing as much per move, the one seen first here is
         // taken: the free moves in order, then the cycles by index.
-        let free = self.free.len();
-        for (k, f) in self.free.iter().enumerate() {
+        let free = h.free.len();
+        for (k, f) in h.free.iter().enumerate() {
             if f.mask & open == 0 {
                 continue;
             }
             let (bstart, bend) = (f.bstart as usize, (f.bstart + f.blen) as usize);
-            let (blocks, into) = (
-                &self.free_blocks[bstart..bend],
-                &self.free_into[bstart..bend],
-            );
+            let (blocks, into) = (&h.free_blocks[bstart..bend], &h.free_into[bstart..bend]);
             // What it adds is at most, over its blocks, the facelets it
             // moves into each or those the block lacks, the fewer; block
             // by block, what it adds to those seen and that to the rest.
@@ -196,7 +206,7 @@ impl Nested {
                 continue;
             }
             // Its pairs come block by block.
-            let mut pairs = &self.free_pairs[f.start as usize..(f.start + f.len) as usize];
+            let mut pairs = &h.free_pairs[f.start as usize..(f.start + f.len) as usize];
             let mut gain = 0;
             for (&b, &k) in blocks.iter().zip(into) {
                 let (these, others) = pairs.split_at(k as usize);
@@ -221,14 +231,14 @@ impl Nested {
                 }
             }
             if gain + rest >= need {
-                pick.consider_at(self.cycles + k, k, gain, f.cost);
+                pick.consider_at(h.cycles + k, k, gain, f.cost);
             }
         }
         // No cycle places more per move than its facelets over its cost:
         // where a free move does as well, the cycles need no look.
         if pick
             .bound()
-            .is_some_and(|(g, c)| g * self.cycle_best.1 >= self.cycle_best.0 * c)
+            .is_some_and(|(g, c)| g * h.cycle_best.1 >= h.cycle_best.0 * c)
         {
             return (missing, pick.choose());
         }
@@ -238,7 +248,7 @@ impl Nested {
         // facelet for each it moves), and skips a run whose blocks lack too
         // few facelets for that.
         let mut offset = 0;
-        for g in &self.groups {
+        for g in &h.groups {
             for b in &g.buckets {
                 let cost = u32::from(b.cost);
                 // What a cycle of this cost must add to count.
@@ -291,7 +301,7 @@ impl Nested {
         // Stalled: the random pick among the cycles that take as many as
         // they add, in the order of a whole scan (free moves first).
         if pick.best.is_none() {
-            let cycles = self.cycles;
+            let cycles = h.cycles;
             pick.level
                 .sort_unstable_by_key(|&i| if i >= cycles { i - cycles } else { free + i });
         }
@@ -332,10 +342,10 @@ impl Nested {
     }
 
     /// The moves of candidate `i`, counted over the groups in order.
-    pub(super) fn cand_moves(&self, mut i: usize) -> Vec<Move> {
+    pub(super) fn cand_moves(&self, h: &Cycles, mut i: usize) -> Vec<Move> {
         let n = self.n();
-        for g in &self.groups {
-            let kind = &self.kinds[g.kind];
+        for g in &h.groups {
+            let kind = &h.kinds[g.kind];
             if i < kind.cands.len() {
                 // The first orbit's cycle, its layers renamed.
                 let lay = Layout {
@@ -356,7 +366,7 @@ impl Nested {
             }
             i -= kind.cands.len();
         }
-        self.free_algs.get(i).cloned().unwrap_or_default()
+        h.free_algs.get(i).cloned().unwrap_or_default()
     }
 
     /// Whether every block shows one colour.

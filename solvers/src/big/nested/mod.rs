@@ -41,6 +41,7 @@ use super::{
     bases, cand_moves, depth, lift_by, marks, read_small, Cand, Layout, Options, Pick, Reducer,
     Setup,
 };
+use crate::deferred::{Deferred, Start};
 use crate::moves::simplify;
 use crate::{Hard, SolveError};
 use std::path::Path;
@@ -181,7 +182,7 @@ struct Ahead {
 /// The route of an N-cube (6 and up) through its inner (N-2)-cube and its
 /// blocks to a 5x5x5.
 pub(super) struct Nested {
-    r: Reducer,
+    r: Arc<Reducer>,
     inner: Inner,
     /// Rows and columns of the inner cube, and the last N-cube layer of
     /// each of its layers.
@@ -192,7 +193,30 @@ pub(super) struct Nested {
     outer_last: [u8; 5],
     /// Setups of up to two turns of the 5x5x5 (faces and the N-cube's
     /// `Rw`), kept.
-    setups: Vec<Setup>,
+    setups: Arc<Vec<Setup>>,
+    /// The level's cycles and free moves: made at load on a thread of
+    /// their own (the solve's first step, the inner cube, needs none, nor
+    /// does a state whose blocks are whole).
+    cycles: Deferred<Cycles>,
+    /// What makes them (every level's), started by the first solve
+    /// ([`Nested::begin`]) or the first wait for them.
+    start: Start,
+    /// The block of every facelet (`u32::MAX` outside the blocks).
+    block: Arc<Vec<u32>>,
+    /// The number of blocks (24) and of facelets in each (N-4).
+    blocks: usize,
+    size: u8,
+    /// Orientations the blocks are made from at least, whatever the time.
+    min_tries: usize,
+    /// How many of a step's best moves the block search looks one move
+    /// past ([`Nested::look_ahead`]; 1: none, the plain greedy step).
+    look: usize,
+    /// Where the route's trace goes ([`Options::trace`]).
+    trace: Option<fn(&str)>,
+}
+
+/// A level's cycles and free moves, as the block search reads them.
+pub(super) struct Cycles {
     kinds: Vec<Kind>,
     groups: Vec<Group>,
     /// Conjugated 1st-layer turns (see [`Free`]), flattened for the
@@ -211,18 +235,6 @@ pub(super) struct Nested {
     /// (facelets, cost).
     cycles: usize,
     cycle_best: (u32, u32),
-    /// The block of every facelet (`u32::MAX` outside the blocks).
-    block: Vec<u32>,
-    /// The number of blocks (24) and of facelets in each (N-4).
-    blocks: usize,
-    size: u8,
-    /// Orientations the blocks are made from at least, whatever the time.
-    min_tries: usize,
-    /// How many of a step's best moves the block search looks one move
-    /// past ([`Nested::look_ahead`]; 1: none, the plain greedy step).
-    look: usize,
-    /// Where the route's trace goes ([`Options::trace`]).
-    trace: Option<fn(&str)>,
 }
 
 /// What the nested route made of a cube.
@@ -244,7 +256,7 @@ impl Nested {
     /// made rather than read (what the tables hold: tested against them).
     #[cfg(test)]
     pub(super) fn new(n: usize, opts: &Options) -> Nested {
-        match Nested::level(n, n, opts, Lists::Make) {
+        match Nested::build(n, opts, Vec::new()) {
             Ok(x) => x,
             Err(e) => panic!("{e}"),
         }
@@ -267,17 +279,63 @@ impl Nested {
         let tables = (spaces.into_iter())
             .map(|c| Ok((c, crate::tables::load_sparse(c.id(), dir, quiet)?)))
             .collect::<Result<Vec<_>, SolveError>>()?;
-        Nested::level(n, n, opts, Lists::Read(&tables))
+        Nested::build(n, opts, tables)
     }
 
-    /// The level of size `n` of the route of a `top`-cube; `lists` says
-    /// where its lists of cycles come from: made, read from the tables, or
-    /// the outer level's (the level this one is the inner cube of), renamed.
-    fn level(n: usize, top: usize, opts: &Options, lists: Lists) -> Result<Nested, SolveError> {
+    /// The route of an N-cube: its levels at once; their cycles and free
+    /// moves later, on a thread of their own that the first solve starts,
+    /// level by level (the outermost's lists read from `tables`, made where
+    /// none is given; each inner level's carried from the level outside).
+    fn build(
+        n: usize,
+        opts: &Options,
+        tables: Vec<(CycleSpace, crate::tables::SparseTable)>,
+    ) -> Result<Nested, SolveError> {
+        let mut todo = Vec::new();
+        let mut route = Nested::level(n, n, opts, &mut |frame| {
+            let (cycles, fill) = Deferred::pending();
+            todo.push((frame, cycles.clone(), fill));
+            cycles
+        });
+        let opts = opts.clone();
+        let make = move || {
+            let mut outer: Option<(usize, Deferred<Cycles>)> = None;
+            for (frame, cycles, fill) in todo {
+                let lists = match &outer {
+                    None if tables.is_empty() => Ok(Lists::Make),
+                    None => Ok(Lists::Read(&tables)),
+                    Some((n0, c)) => c.get().map(|c| Lists::Parent(*n0, &c.kinds)),
+                };
+                let made = lists.and_then(|lists| Cycles::make(&frame, &opts, lists));
+                fill.fill(made.map_err(|e| e.to_string()));
+                outer = Some((frame.r.n, cycles));
+            }
+        };
+        let start = Start::new(format!("the {n}x{n}x{n} route's cycles"), make);
+        let mut level = Some(&mut route);
+        while let Some(x) = level {
+            x.start = start.clone();
+            level = match &mut x.inner {
+                Inner::Nested(y) => Some(y),
+                _ => None,
+            };
+        }
+        Ok(route)
+    }
+
+    /// The level of size `n` of the route of a `top`-cube, and the levels
+    /// inside it; `cycles` gives each level's cycles (outermost first) from
+    /// its frame.
+    fn level(
+        n: usize,
+        top: usize,
+        opts: &Options,
+        cycles_of: &mut dyn FnMut(Frame) -> Deferred<Cycles>,
+    ) -> Nested {
         debug_assert!(n >= 6);
         let r = Reducer::new(n);
         let cube = &r.cube;
-        let setups = route_setups(cube);
+        let setups = Arc::new(route_setups(cube));
         // A block: the facelets of one face in row 1 (or N-2) and the
         // middle group's columns, or the same across.
         let mid = |x: usize| (2..n - 2).contains(&x);
@@ -301,167 +359,32 @@ impl Nested {
                 }
             };
         }
-        // The blocks' orbits by depths, each kind's first, and one list of
-        // cycles per kind; the free moves beside them (on both cores).
-        let orbits: Vec<(usize, Vec<usize>, Layout)> = (2..=(n - 1) / 2)
-            .map(|d| {
-                let facelets: Vec<usize> = (0..cube.facelets())
-                    .filter(|&i| {
-                        let (row, col) = ((i / n) % n, i % n);
-                        block[i] != u32::MAX && depth(row, n).max(depth(col, n)) == d
-                    })
-                    .collect();
-                let lay = r.layout(facelets[0], false);
-                (d, facelets, lay)
-            })
-            .collect();
-        let mut firsts: Vec<usize> = Vec::new();
-        let mut kind_of = Vec::new();
-        for (i, o) in orbits.iter().enumerate() {
-            match firsts.iter().position(|&j| orbits[j].2.kind == o.2.kind) {
-                Some(k) => kind_of.push(k),
-                None => {
-                    kind_of.push(firsts.len());
-                    firsts.push(i);
-                }
-            }
-        }
-        let list = |&j: &usize| -> Result<Kind, SolveError> {
-            let (d, facelets, lay) = &orbits[j];
-            let given = match lists {
-                Lists::Make => None,
-                Lists::Parent(n0, parent_kinds) => {
-                    (parent_kinds.iter().find(|k| k.lay.kind == lay.kind)).and_then(|k0| {
-                        let cands = carry_cands(n0, &k0.lay, &k0.cands, n, lay)?;
-                        Some((cands, k0.moves.clone()))
-                    })
-                }
-                Lists::Read(tables) => match tables.iter().find(|t| t.0.kind() == lay.kind) {
-                    Some((space, table)) => {
-                        let (cands, moves) =
-                            read_list(*space, n, lay, &setups, |each| table.for_each(each))
-                                .map_err(|e| {
-                                    SolveError::Internal(format!("table {}: {e}", space.id()))
-                                })?;
-                        Some((cands, Arc::new(moves)))
-                    }
-                    None => None,
-                },
-            };
-            let (cands, moves) = given.unwrap_or_else(|| {
-                let lead = marks(cube.facelets(), facelets.iter().copied());
-                let moves = bases(lay.kind).iter().map(|b| b.moves.clone());
-                (
-                    r.candidates(facelets, lay, &lead, &setups),
-                    Arc::new(moves.collect()),
-                )
-            });
-            Ok(Kind {
-                depth: *d,
-                lay: lay.clone(),
-                cands,
-                moves,
-            })
+        let (r, block) = (Arc::new(r), Arc::new(block));
+        let frame = Frame {
+            r: r.clone(),
+            setups: setups.clone(),
+            block: block.clone(),
         };
-        let free = || {
-            if !opts.free_moves {
-                return Vec::new();
-            }
-            let t = Instant::now();
-            let f = free_moves(&r.cube, &block);
-            if let Some(trace) = opts.trace {
-                trace(&format!(
-                    "n {n}: {} free moves in {:?}",
-                    f.len(),
-                    t.elapsed()
-                ));
-            }
-            f
-        };
-        // On threads of their own, not rayon's: a solver may be loaded on a
-        // rayon worker, which must not block on work queued behind it.
-        let (kinds, free) = std::thread::scope(|sc| {
-            let free = sc.spawn(free);
-            let kinds = each_on_two_threads(&firsts, list)
-                .into_iter()
-                .collect::<Result<Vec<Kind>, _>>();
-            (kinds, tablegen::joined(free))
-        });
-        let kinds = kinds?;
-        let jobs: Vec<(usize, usize)> = (orbits.iter().map(|o| o.0))
-            .zip(kind_of.iter().copied())
-            .collect();
-        let groups = each_on_two_threads(&jobs, |&(d, kind)| {
-            let at = relabel(n, kinds[kind].depth, d);
-            let (scan, buckets) = scan_order(&kinds[kind].cands, &at, &block);
-            Group {
-                kind,
-                depth: d,
-                scan,
-                buckets,
-            }
-        });
-        let (mut free_algs, mut free_pairs, mut free_blocks, mut free_into) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let free = (free.into_iter())
-            .map(|f| {
-                let head = FreeScan {
-                    mask: f.mask,
-                    cost: f.cost,
-                    start: free_pairs.len() as u32,
-                    len: f.pairs.len() as u32,
-                    bstart: free_blocks.len() as u32,
-                    blen: f.blocks.len() as u32,
-                };
-                let mut pairs: Vec<(u8, [u16; 2])> = (f.slot.iter().zip(&f.pairs))
-                    .map(|(&k, &(a, b))| (k, [a as u16, b as u16]))
-                    .collect();
-                pairs.sort_by_key(|p| p.0);
-                free_pairs.extend(pairs.iter().map(|p| p.1));
-                let mut into = vec![0u8; f.blocks.len()];
-                f.slot.iter().for_each(|&k| into[k as usize] += 1);
-                free_into.extend(into);
-                free_blocks.extend(f.blocks.iter().map(|&b| b as u8));
-                free_algs.push(f.moves);
-                head
-            })
-            .collect();
+        let cycles = cycles_of(frame);
         let inner = match n - 2 {
             4 => Inner::Four,
             5 => Inner::Five,
-            m => Inner::Nested(Box::new(Nested::level(
-                m,
-                top,
-                opts,
-                Lists::Parent(n, &kinds),
-            )?)),
+            m => Inner::Nested(Box::new(Nested::level(m, top, opts, cycles_of))),
         };
         let mut inner_coords = vec![0];
         inner_coords.extend(2..n - 2);
         inner_coords.push(n - 1);
         let inner_last: Vec<u8> = inner_coords.iter().map(|&x| x as u8).collect();
-        let cycles = groups.iter().map(|g| kinds[g.kind].cands.len()).sum();
-        let cycle_best = kinds
-            .iter()
-            .flat_map(|k| k.cands.iter())
-            .map(|c| (c.pairs().len() as u32, c.cost))
-            .fold((0, 1), |b, x| if x.0 * b.1 > b.0 * x.1 { x } else { b });
-        Ok(Nested {
+        Nested {
             cycles,
-            cycle_best,
+            // (The route's own, set by `build`.)
+            start: Start::new(String::new(), || ()),
             inner,
             inner_coords,
             inner_last,
             outer_coords: [0, 1, n / 2, n - 2, n - 1],
             outer_last: [0, 1, (n - 3) as u8, (n - 2) as u8, (n - 1) as u8],
             setups,
-            kinds,
-            groups,
-            free,
-            free_algs,
-            free_pairs,
-            free_blocks,
-            free_into,
             block,
             blocks: blocks as usize,
             size: (n - 4) as u8,
@@ -475,7 +398,22 @@ impl Nested {
                 .max(1),
             trace: opts.trace,
             r,
-        })
+        }
+    }
+
+    /// The level's cycles and free moves, once made (waiting for the
+    /// thread that makes them if need be).
+    pub(super) fn cycles(&self) -> Result<&Cycles, SolveError> {
+        self.start.now()?;
+        self.cycles.get()
+    }
+
+    /// Starts making the route's cycles, if not started yet: a solve
+    /// begins with the inner cube, which needs none, and the cycles are
+    /// made meanwhile (a solve whose blocks are whole never waits for
+    /// them).
+    pub(super) fn begin(&self) -> Result<(), SolveError> {
+        self.start.now()
     }
 
     /// The size N.
@@ -613,6 +551,163 @@ impl Nested {
         let last = simplify(&super::outer_blocks(self.n(), &last));
         self.r.cube.apply_alg(state, &last);
         Ok(Some(simplify(&[inner, blocks, last].concat())))
+    }
+}
+
+/// What a level's cycles are made from: its reducer, setups and blocks.
+struct Frame {
+    r: Arc<Reducer>,
+    setups: Arc<Vec<Setup>>,
+    block: Arc<Vec<u32>>,
+}
+
+impl Cycles {
+    /// A level's cycles (its lists from `lists`) and free moves.
+    fn make(frame: &Frame, opts: &Options, lists: Lists) -> Result<Cycles, SolveError> {
+        let (r, setups, block) = (&*frame.r, &frame.setups[..], &frame.block[..]);
+        let (n, cube) = (r.n, &r.cube);
+        // The blocks' orbits by depths, each kind's first, and one list of
+        // cycles per kind; the free moves beside them (on both cores).
+        let orbits: Vec<(usize, Vec<usize>, Layout)> = (2..=(n - 1) / 2)
+            .map(|d| {
+                let facelets: Vec<usize> = (0..cube.facelets())
+                    .filter(|&i| {
+                        let (row, col) = ((i / n) % n, i % n);
+                        block[i] != u32::MAX && depth(row, n).max(depth(col, n)) == d
+                    })
+                    .collect();
+                let lay = r.layout(facelets[0], false);
+                (d, facelets, lay)
+            })
+            .collect();
+        let mut firsts: Vec<usize> = Vec::new();
+        let mut kind_of = Vec::new();
+        for (i, o) in orbits.iter().enumerate() {
+            match firsts.iter().position(|&j| orbits[j].2.kind == o.2.kind) {
+                Some(k) => kind_of.push(k),
+                None => {
+                    kind_of.push(firsts.len());
+                    firsts.push(i);
+                }
+            }
+        }
+        let list = |&j: &usize| -> Result<Kind, SolveError> {
+            let (d, facelets, lay) = &orbits[j];
+            let given = match lists {
+                Lists::Make => None,
+                Lists::Parent(n0, parent_kinds) => {
+                    (parent_kinds.iter().find(|k| k.lay.kind == lay.kind)).and_then(|k0| {
+                        let cands = carry_cands(n0, &k0.lay, &k0.cands, n, lay)?;
+                        Some((cands, k0.moves.clone()))
+                    })
+                }
+                Lists::Read(tables) => match tables.iter().find(|t| t.0.kind() == lay.kind) {
+                    Some((space, table)) => {
+                        let (cands, moves) =
+                            read_list(*space, n, lay, setups, |each| table.for_each(each))
+                                .map_err(|e| {
+                                    SolveError::Internal(format!("table {}: {e}", space.id()))
+                                })?;
+                        Some((cands, Arc::new(moves)))
+                    }
+                    None => None,
+                },
+            };
+            let (cands, moves) = given.unwrap_or_else(|| {
+                let lead = marks(cube.facelets(), facelets.iter().copied());
+                let moves = bases(lay.kind).iter().map(|b| b.moves.clone());
+                (
+                    r.candidates(facelets, lay, &lead, setups),
+                    Arc::new(moves.collect()),
+                )
+            });
+            Ok(Kind {
+                depth: *d,
+                lay: lay.clone(),
+                cands,
+                moves,
+            })
+        };
+        let free = || {
+            if !opts.free_moves {
+                return Vec::new();
+            }
+            let t = Instant::now();
+            let f = free_moves(&r.cube, block);
+            if let Some(trace) = opts.trace {
+                trace(&format!(
+                    "n {n}: {} free moves in {:?}",
+                    f.len(),
+                    t.elapsed()
+                ));
+            }
+            f
+        };
+        // On threads of their own, not rayon's: a solver may be loaded on a
+        // rayon worker, which must not block on work queued behind it.
+        let (kinds, free) = std::thread::scope(|sc| {
+            let free = sc.spawn(free);
+            let kinds = each_on_two_threads(&firsts, list)
+                .into_iter()
+                .collect::<Result<Vec<Kind>, _>>();
+            (kinds, tablegen::joined(free))
+        });
+        let kinds = kinds?;
+        let jobs: Vec<(usize, usize)> = (orbits.iter().map(|o| o.0))
+            .zip(kind_of.iter().copied())
+            .collect();
+        let groups = each_on_two_threads(&jobs, |&(d, kind)| {
+            let at = relabel(n, kinds[kind].depth, d);
+            let (scan, buckets) = scan_order(&kinds[kind].cands, &at, block);
+            Group {
+                kind,
+                depth: d,
+                scan,
+                buckets,
+            }
+        });
+        let (mut free_algs, mut free_pairs, mut free_blocks, mut free_into) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let free = (free.into_iter())
+            .map(|f| {
+                let head = FreeScan {
+                    mask: f.mask,
+                    cost: f.cost,
+                    start: free_pairs.len() as u32,
+                    len: f.pairs.len() as u32,
+                    bstart: free_blocks.len() as u32,
+                    blen: f.blocks.len() as u32,
+                };
+                let mut pairs: Vec<(u8, [u16; 2])> = (f.slot.iter().zip(&f.pairs))
+                    .map(|(&k, &(a, b))| (k, [a as u16, b as u16]))
+                    .collect();
+                pairs.sort_by_key(|p| p.0);
+                free_pairs.extend(pairs.iter().map(|p| p.1));
+                let mut into = vec![0u8; f.blocks.len()];
+                f.slot.iter().for_each(|&k| into[k as usize] += 1);
+                free_into.extend(into);
+                free_blocks.extend(f.blocks.iter().map(|&b| b as u8));
+                free_algs.push(f.moves);
+                head
+            })
+            .collect();
+        let cycles = groups.iter().map(|g| kinds[g.kind].cands.len()).sum();
+        let cycle_best = kinds
+            .iter()
+            .flat_map(|k| k.cands.iter())
+            .map(|c| (c.pairs().len() as u32, c.cost))
+            .fold((0, 1), |b, x| if x.0 * b.1 > b.0 * x.1 { x } else { b });
+        Ok(Cycles {
+            kinds,
+            groups,
+            free,
+            free_algs,
+            free_pairs,
+            free_blocks,
+            free_into,
+            cycles,
+            cycle_best,
+        })
     }
 }
 
@@ -822,7 +917,7 @@ mod tests {
     #[test]
     fn options_set_each_level() {
         let inner = |x: &Nested| match &x.inner {
-            Inner::Nested(y) => (y.min_tries, y.look, y.free.is_empty()),
+            Inner::Nested(y) => (y.min_tries, y.look, y.cycles().unwrap().free.is_empty()),
             _ => panic!("no inner route"),
         };
         let opts = Options {
@@ -832,10 +927,16 @@ mod tests {
             trace: None,
         };
         let x = Nested::new(8, &opts);
-        assert_eq!((x.min_tries, x.look, x.free.is_empty()), (3, 2, true));
+        assert_eq!(
+            (x.min_tries, x.look, x.cycles().unwrap().free.is_empty()),
+            (3, 2, true)
+        );
         assert_eq!(inner(&x), (5, 1, true));
         let x = Nested::new(8, &Options::default());
-        assert_eq!((x.min_tries, x.look, x.free.is_empty()), (8, 4, false));
+        assert_eq!(
+            (x.min_tries, x.look, x.cycles().unwrap().free.is_empty()),
+            (8, 4, false)
+        );
         assert_eq!(inner(&x), (8, 4, false));
     }
 
@@ -858,14 +959,19 @@ mod tests {
             }
             assert!(sizes.iter().all(|&s| s == n - 4), "{n}: {sizes:?}");
             let mut all = 0;
-            for g in &x.groups {
+            for g in &x.cycles().unwrap().groups {
                 let o = orbit(&x, g.depth);
                 let per_block = if 2 * g.depth + 1 == n { 1 } else { 2 };
                 assert_eq!(o.len(), 24 * per_block, "{n}: depth {}", g.depth);
                 all += o.len();
             }
             assert_eq!(all, 24 * (n - 4), "{n}");
-            assert!(x.kinds.iter().all(|k| !k.cands.is_empty()));
+            assert!(x
+                .cycles()
+                .unwrap()
+                .kinds
+                .iter()
+                .all(|k| !k.cands.is_empty()));
         }
     }
 
@@ -877,8 +983,8 @@ mod tests {
         let r = &x.r;
         let mut renamed = 0;
         let mut offset = 0;
-        for g in &x.groups {
-            let kind = &x.kinds[g.kind];
+        for g in &x.cycles().unwrap().groups {
+            let kind = &x.cycles().unwrap().kinds[g.kind];
             let count = kind.cands.len();
             if kind.depth != g.depth {
                 let facelets = orbit(&x, g.depth);
@@ -897,7 +1003,10 @@ mod tests {
                     mine.sort_unstable();
                     moved.sort_unstable();
                     assert_eq!(mine, moved, "depth {}", g.depth);
-                    assert_eq!(r.cand_moves(a, &lay, &x.setups), x.cand_moves(offset + i));
+                    assert_eq!(
+                        r.cand_moves(a, &lay, &x.setups),
+                        x.cand_moves(x.cycles().unwrap(), offset + i)
+                    );
                 }
                 renamed += 1;
             }
@@ -912,9 +1021,9 @@ mod tests {
     #[test]
     fn scan_order_is_by_ratio_then_len_cost_blocks_index() {
         let x = Nested::new(7, &Options::default());
-        for g in &x.groups {
-            let cands = &x.kinds[g.kind].cands;
-            let at = relabel(x.n(), x.kinds[g.kind].depth, g.depth);
+        for g in &x.cycles().unwrap().groups {
+            let cands = &x.cycles().unwrap().kinds[g.kind].cands;
+            let at = relabel(x.n(), x.cycles().unwrap().kinds[g.kind].depth, g.depth);
             let mask = |c: &Cand| {
                 c.pairs()
                     .iter()
@@ -972,8 +1081,9 @@ mod tests {
                 &Nested::load(n, &opts, &dir, true).unwrap(),
             );
             loop {
-                assert_eq!(made.kinds.len(), read.kinds.len(), "n {}", made.n());
-                for (a, b) in made.kinds.iter().zip(&read.kinds) {
+                let (mc, rc) = (made.cycles().unwrap(), read.cycles().unwrap());
+                assert_eq!(mc.kinds.len(), rc.kinds.len(), "n {}", made.n());
+                for (a, b) in mc.kinds.iter().zip(&rc.kinds) {
                     assert_eq!((a.depth, &a.lay.map), (b.depth, &b.lay.map));
                     assert_eq!(a.moves, b.moves);
                     assert_eq!(a.cands.len(), b.cands.len());
@@ -986,7 +1096,7 @@ mod tests {
                         );
                     }
                 }
-                for (g, h) in made.groups.iter().zip(&read.groups) {
+                for (g, h) in mc.groups.iter().zip(&rc.groups) {
                     let index = |g: &Group| g.scan.iter().map(|s| s.index).collect::<Vec<_>>();
                     assert_eq!(index(g), index(h));
                     assert_eq!(g.buckets.len(), h.buckets.len());
@@ -1009,7 +1119,7 @@ mod tests {
             let Inner::Nested(x) = &top.inner else {
                 panic!("a {n}-cube has an inner level")
             };
-            for kind in &x.kinds {
+            for kind in &x.cycles().unwrap().kinds {
                 let r = &x.r;
                 let facelets = orbit(x, kind.depth);
                 let lay = r.layout(facelets[0], false);
@@ -1147,7 +1257,13 @@ mod tests {
     #[test]
     fn random_blocks_form() {
         let mut x = Nested::new(8, &Options::default());
-        let total: usize = x.groups.iter().map(|g| x.kinds[g.kind].cands.len()).sum();
+        let total: usize = x
+            .cycles()
+            .unwrap()
+            .groups
+            .iter()
+            .map(|g| x.cycles().unwrap().kinds[g.kind].cands.len())
+            .sum();
         let mut rng = 12345u64;
         // Twice as greedy steps, once looking past each step's 4 best.
         for look in [1, 1, 4] {
@@ -1158,7 +1274,10 @@ mod tests {
                 rng = rng
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
-                cube.apply_alg(&mut start, &x.cand_moves((rng >> 33) as usize % total));
+                cube.apply_alg(
+                    &mut start,
+                    &x.cand_moves(x.cycles().unwrap(), (rng >> 33) as usize % total),
+                );
             }
             assert!(middle_reduced(8, &start) && !x.blocks_done(&start));
             let mut s = start.clone();
@@ -1182,9 +1301,10 @@ mod tests {
         let x = Nested::new(n, &Options::default());
         let cube = &x.r.cube;
         // Every move's pairs and cost, by index (cycles, then free moves).
-        let mut moves: Vec<(Vec<[u16; 2]>, u32)> = vec![(Vec::new(), 0); x.cycles];
+        let mut moves: Vec<(Vec<[u16; 2]>, u32)> =
+            vec![(Vec::new(), 0); x.cycles().unwrap().cycles];
         let mut offset = 0;
-        for g in &x.groups {
+        for g in &x.cycles().unwrap().groups {
             for b in &g.buckets {
                 for c in &g.scan[b.start as usize..b.end as usize] {
                     let pairs = c.pairs[..b.len as usize].to_vec();
@@ -1193,15 +1313,16 @@ mod tests {
             }
             offset += g.scan.len();
         }
-        for f in &x.free {
-            let pairs = &x.free_pairs[f.start as usize..(f.start + f.len) as usize];
+        for f in &x.cycles().unwrap().free {
+            let pairs =
+                &x.cycles().unwrap().free_pairs[f.start as usize..(f.start + f.len) as usize];
             moves.push((pairs.to_vec(), f.cost));
         }
         let rank = |i: usize| {
-            if i >= x.cycles {
-                i - x.cycles
+            if i >= x.cycles().unwrap().cycles {
+                i - x.cycles().unwrap().cycles
             } else {
-                x.free.len() + i
+                x.cycles().unwrap().free.len() + i
             }
         };
         let held = |st: &[u8], want: Option<&[u8]>| -> Vec<i32> {
@@ -1221,13 +1342,16 @@ mod tests {
                 rng = rng
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
-                cube.apply_alg(&mut st, &x.cand_moves((rng >> 33) as usize % moves.len()));
+                cube.apply_alg(
+                    &mut st,
+                    &x.cand_moves(x.cycles().unwrap(), (rng >> 33) as usize % moves.len()),
+                );
             }
             // Some greedy steps first, more in later rounds.
             for _ in 0..round * 6 {
                 let mut pick = Pick::default();
-                if let (_, Some(i)) = x.step(&st, &mut pick, false) {
-                    cube.apply_alg(&mut st, &x.cand_moves(i));
+                if let (_, Some(i)) = x.step(x.cycles().unwrap(), &st, &mut pick, false) {
+                    cube.apply_alg(&mut st, &x.cand_moves(x.cycles().unwrap(), i));
                 }
             }
             for assign in [false, true] {
@@ -1257,12 +1381,12 @@ mod tests {
                     keep: 4,
                     ..Pick::default()
                 };
-                x.step(&st, &mut pick, assign);
+                x.step(x.cycles().unwrap(), &st, &mut pick, assign);
                 let top: Vec<(u32, u32, usize)> =
                     pick.top.iter().map(|&(g, c, i, _)| (g, c, i)).collect();
                 assert_eq!(top, all[..all.len().min(4)], "{round} {assign}");
                 let mut one = Pick::default();
-                let (_, choice) = x.step(&st, &mut one, assign);
+                let (_, choice) = x.step(x.cycles().unwrap(), &st, &mut one, assign);
                 assert_eq!(choice, all.first().map(|a| a.2), "{round} {assign}");
                 checked += 1;
             }
@@ -1280,7 +1404,11 @@ mod tests {
         for n in [6, 7, 8] {
             let x = Nested::new(n, &Options::default());
             let cube = &x.r.cube;
-            assert!(x.free.len() > 1000, "{n}: {}", x.free.len());
+            assert!(
+                x.cycles().unwrap().free.len() > 1000,
+                "{n}: {}",
+                x.cycles().unwrap().free.len()
+            );
             let inner: Vec<usize> = (0..cube.facelets())
                 .filter(|&i| {
                     let (row, col) = ((i / n) % n, i % n);
@@ -1288,10 +1416,16 @@ mod tests {
                 })
                 .collect();
             let mut effects = std::collections::HashSet::new();
-            for (f, moves) in x.free.iter().zip(&x.free_algs) {
+            for (f, moves) in x
+                .cycles()
+                .unwrap()
+                .free
+                .iter()
+                .zip(&x.cycles().unwrap().free_algs)
+            {
                 // (Its pairs come block by block: compared in order of
                 // destination.)
-                let mut own: Vec<(u32, u32)> = x.free_pairs
+                let mut own: Vec<(u32, u32)> = x.cycles().unwrap().free_pairs
                     [f.start as usize..(f.start + f.len) as usize]
                     .iter()
                     .map(|&[a, b]| (u32::from(a), u32::from(b)))
