@@ -3,7 +3,9 @@
 //! read (a solve that never needs it never waits for it).
 
 use crate::SolveError;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 type Cell<T> = Arc<OnceLock<Result<T, String>>>;
 
@@ -56,19 +58,42 @@ impl<T> Drop for Filler<T> {
 /// the first [`Start::now`] of any of its clones (when the values are first
 /// wanted, or when a solve that may want them begins), once.
 #[derive(Clone)]
-pub(crate) struct Start(Arc<Mutex<Option<Work>>>);
+pub(crate) struct Start {
+    work: Arc<Mutex<Option<Work>>>,
+    /// Nanoseconds spent waiting for the values, over all waits.
+    waited: Arc<AtomicU64>,
+}
 
 type Work = (String, Box<dyn FnOnce() + Send>);
 
 impl Start {
     /// The work (its thread named `name`), not started yet.
     pub(crate) fn new(name: String, work: impl FnOnce() + Send + 'static) -> Start {
-        Start(Arc::new(Mutex::new(Some((name, Box::new(work))))))
+        Start {
+            work: Arc::new(Mutex::new(Some((name, Box::new(work))))),
+            waited: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// `value`, started if need be and waited for; the wait is counted
+    /// ([`Start::waited`]).
+    pub(crate) fn wait<'a, T>(&self, value: &'a Deferred<T>) -> Result<&'a T, SolveError> {
+        self.now()?;
+        let t = Instant::now();
+        let got = value.get();
+        let ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.waited.fetch_add(ns, Ordering::Relaxed);
+        got
+    }
+
+    /// The time spent in [`Start::wait`] so far, by every caller.
+    pub(crate) fn waited(&self) -> Duration {
+        Duration::from_nanos(self.waited.load(Ordering::Relaxed))
     }
 
     /// Starts the work, unless it was started before.
     pub(crate) fn now(&self) -> Result<(), SolveError> {
-        let work = match self.0.lock() {
+        let work = match self.work.lock() {
             Ok(mut w) => w.take(),
             Err(poisoned) => poisoned.into_inner().take(),
         };
@@ -110,8 +135,7 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(10));
         assert_eq!(runs.load(std::sync::atomic::Ordering::SeqCst), 0);
         start.now().unwrap();
-        start.clone().now().unwrap();
-        assert_eq!(*d.get().unwrap(), 5);
+        assert_eq!(*start.clone().wait(&d).unwrap(), 5);
         assert_eq!(runs.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 

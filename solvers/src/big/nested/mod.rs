@@ -404,8 +404,7 @@ impl Nested {
     /// The level's cycles and free moves, once made (waiting for the
     /// thread that makes them if need be).
     pub(super) fn cycles(&self) -> Result<&Cycles, SolveError> {
-        self.start.now()?;
-        self.cycles.get()
+        self.start.wait(&self.cycles)
     }
 
     /// Starts making the route's cycles, if not started yet: a solve
@@ -467,6 +466,9 @@ impl Nested {
         let now = Instant::now();
         // Each level's blocks get an even share of the time.
         let share = deadline.saturating_duration_since(now) / self.levels();
+        // Time spent waiting for the route's cycles (here or at an inner
+        // level) is not the blocks' time: the deadline moves by it.
+        let waited = self.start.waited();
         let small = read_small(n, state, &self.inner_coords);
         let (four_opts, five_opts) = super::small_options(None, hard);
         let inner = match &self.inner {
@@ -491,6 +493,10 @@ impl Nested {
             .collect();
         let inner = simplify(&super::outer_blocks(n, &inner));
         r.cube.apply_alg(state, &inner);
+        if !self.blocks_done(state) {
+            self.cycles()?;
+        }
+        let deadline = deadline + (self.start.waited() - waited);
         let mut best: Option<(usize, Vec<u8>, Vec<Move>)> = None;
         let mut longest = Duration::ZERO;
         for (k, rot) in rotations24().into_iter().enumerate() {
