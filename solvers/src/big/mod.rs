@@ -84,6 +84,8 @@ use tablegen::orbits::Orbits;
 pub const MIN_N: usize = 6;
 /// The largest cube this solver takes (the facelet model's limit).
 pub const MAX_N: usize = 64;
+// A cycle holds its facelets as 16-bit numbers (`tablegen::cycles::Cand`).
+const _: () = assert!(6 * MAX_N * MAX_N <= 1 << 16);
 /// The largest N solved through its inner cubes (see the `nested` module);
 /// larger cubes are reduced orbit by orbit to a 4x4x4 or 5x5x5.
 pub const NESTED_MAX_N: usize = 17;
@@ -211,8 +213,9 @@ impl Solver {
         }
         let reducer = Reducer::new(n);
         let small = if n <= NESTED_MAX_N {
-            // The route's cycles are made on a second thread while the
-            // small cubes' solvers load.
+            // The route's tables and levels load on a second thread while
+            // the small cubes' solvers load (its cycles are made once a
+            // solve begins: `Nested::begin`).
             std::thread::scope(|sc| {
                 let route = sc.spawn(|| nested::Nested::load(n, opts, dir, quiet));
                 // The innermost cube: a 4x4x4 for even N.

@@ -194,9 +194,9 @@ pub(super) struct Nested {
     /// Setups of up to two turns of the 5x5x5 (faces and the N-cube's
     /// `Rw`), kept.
     setups: Arc<Vec<Setup>>,
-    /// The level's cycles and free moves: made at load on a thread of
-    /// their own (the solve's first step, the inner cube, needs none, nor
-    /// does a state whose blocks are whole).
+    /// The level's cycles and free moves: made on a thread of their own
+    /// once a solve begins (its first step, the inner cube, needs none,
+    /// nor does a state whose blocks are whole).
     cycles: Deferred<Cycles>,
     /// What makes them (every level's), started by the first solve
     /// ([`Nested::begin`]) or the first wait for them.

@@ -122,7 +122,13 @@ pub(super) fn scan_order(cands: &[Cand], at: &[u32], block: &[u32]) -> (Vec<Scan
         drop(keys);
         let key = |i: usize| {
             let c = &cands[i];
-            (ranks[&(c.len, c.cost)], c.len, c.cost, renamed(c).1, i)
+            (
+                ranks.get(&(c.len, c.cost)).copied(),
+                c.len,
+                c.cost,
+                renamed(c).1,
+                i,
+            )
         };
         let mut order: Vec<u64> = (0..cands.len() as u64).collect();
         order.sort_unstable_by_key(|&i| key(i as usize));
