@@ -128,12 +128,15 @@ impl JointCentres {
     fn new(c: &[Centres; 2], moves: usize) -> JointCentres {
         let count = c[1].reached();
         let mut dist = vec![u8::MAX; c[0].reached() * count];
-        // The pairs met so far as bits: an eighth of `dist`'s bytes, so the
+        // The pairs not met yet as bits: an eighth of `dist`'s bytes, so the
         // breadth-first search's many probes stay in cache and `dist` is
-        // written once per pair.
-        let mut seen = vec![0u64; dist.len().div_ceil(64)];
+        // written once per pair. Set bits, so that every page is written
+        // when made: a zeroed allocation maps the shared zero page, and the
+        // first write to each page after a read copies it (a page fault and
+        // a TLB flush on every core).
+        let mut unseen = vec![u64::MAX; dist.len().div_ceil(64)];
         dist[0] = 0;
-        seen[0] = 1;
+        unseen[0] ^= 1;
         let mut layer = vec![[0u16, 0u16]];
         let mut d = 0;
         while !layer.is_empty() {
@@ -143,8 +146,8 @@ impl JointCentres {
                 for i in 0..moves {
                     let (a, b) = (c[0].step(x0, i, moves), c[1].step(x1, i, moves));
                     let k = a as usize * count + b as usize;
-                    if seen[k >> 6] & (1 << (k & 63)) == 0 {
-                        seen[k >> 6] |= 1 << (k & 63);
+                    if unseen[k >> 6] & (1 << (k & 63)) != 0 {
+                        unseen[k >> 6] ^= 1 << (k & 63);
                         dist[k] = d;
                         next.push([a, b]);
                     }
