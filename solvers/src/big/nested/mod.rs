@@ -41,11 +41,11 @@ use super::{
     bases, cand_moves, depth, lift_by, marks, read_small, Cand, Layout, Options, Pick, Reducer,
     Setup,
 };
-use crate::deferred::{Deferred, Start};
+use crate::deferred::{Deferred, Filler, Start};
 use crate::moves::simplify;
 use crate::{Hard, SolveError};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tablegen::cube::{rotations24, unrotate};
 use tablegen::cycles::{read_list, route_setups, CycleSpace};
@@ -238,6 +238,9 @@ pub(super) enum Route {
     Stalled,
 }
 
+/// A level's cycles to make: its frame, the value, and what fills it.
+type ToMake = (Frame, Deferred<Cycles>, Filler<Cycles>);
+
 impl Nested {
     /// The route of an N-cube, `n >= 6`, with `opts`, its lists of cycles
     /// made rather than read (what the tables hold: tested against them).
@@ -278,45 +281,44 @@ impl Nested {
         opts: &Options,
         tables: Vec<(CycleSpace, crate::tables::SparseTable)>,
     ) -> Result<Nested, SolveError> {
-        let mut todo = Vec::new();
-        let mut route = Nested::level(n, n, opts, &mut |frame| {
-            let (cycles, fill) = Deferred::pending();
-            todo.push((frame, cycles.clone(), fill));
-            cycles
-        });
-        let opts = opts.clone();
-        let make = move || {
-            let mut outer: Option<(usize, Deferred<Cycles>)> = None;
-            for (frame, cycles, fill) in todo {
-                let lists = match &outer {
-                    None if tables.is_empty() => Ok(Lists::Make),
-                    None => Ok(Lists::Read(&tables)),
-                    Some((n0, c)) => c.get().map(|c| Lists::Parent(*n0, &c.kinds)),
-                };
-                let made = lists.and_then(|lists| Cycles::make(&frame, &opts, lists));
-                fill.fill(made.map_err(|e| e.to_string()));
-                outer = Some((frame.r.n, cycles));
+        // What each level's cycles are made from, filled in as the levels
+        // are made; the work that makes them takes it when it starts.
+        let todo: Arc<Mutex<Vec<ToMake>>> = Arc::default();
+        let work = {
+            let todo = todo.clone();
+            let opts = opts.clone();
+            move || {
+                let todo = std::mem::take(&mut *todo.lock().unwrap_or_else(|p| p.into_inner()));
+                let mut outer: Option<(usize, Deferred<Cycles>)> = None;
+                for (frame, cycles, fill) in todo {
+                    let lists = match &outer {
+                        None if tables.is_empty() => Ok(Lists::Make),
+                        None => Ok(Lists::Read(&tables)),
+                        Some((n0, c)) => c.get().map(|c| Lists::Parent(*n0, &c.kinds)),
+                    };
+                    let made = lists.and_then(|lists| Cycles::make(&frame, &opts, lists));
+                    fill.fill(made.map_err(|e| e.to_string()));
+                    outer = Some((frame.r.n, cycles));
+                }
             }
         };
-        let start = Start::new(format!("the {n}x{n}x{n} route's cycles"), make);
-        let mut level = Some(&mut route);
-        while let Some(x) = level {
-            x.start = start.clone();
-            level = match &mut x.inner {
-                Inner::Nested(y) => Some(y),
-                _ => None,
-            };
-        }
-        Ok(route)
+        let start = Start::new(format!("the {n}x{n}x{n} route's cycles"), work);
+        Ok(Nested::level(n, n, opts, &start, &mut |frame| {
+            let (cycles, fill) = Deferred::pending();
+            let mut todo = todo.lock().unwrap_or_else(|p| p.into_inner());
+            todo.push((frame, cycles.clone(), fill));
+            cycles
+        }))
     }
 
     /// The level of size `n` of the route of a `top`-cube, and the levels
     /// inside it; `cycles` gives each level's cycles (outermost first) from
-    /// its frame.
+    /// its frame, which `start` makes.
     fn level(
         n: usize,
         top: usize,
         opts: &Options,
+        start: &Start,
         cycles_of: &mut dyn FnMut(Frame) -> Deferred<Cycles>,
     ) -> Nested {
         debug_assert!(n >= 6);
@@ -356,7 +358,7 @@ impl Nested {
         let inner = match n - 2 {
             4 => Inner::Four,
             5 => Inner::Five,
-            m => Inner::Nested(Box::new(Nested::level(m, top, opts, cycles_of))),
+            m => Inner::Nested(Box::new(Nested::level(m, top, opts, start, cycles_of))),
         };
         let mut inner_coords = vec![0];
         inner_coords.extend(2..n - 2);
@@ -364,8 +366,7 @@ impl Nested {
         let inner_last: Vec<u8> = inner_coords.iter().map(|&x| x as u8).collect();
         Nested {
             cycles,
-            // (The route's own, set by `build`.)
-            start: Start::new(String::new(), || ()),
+            start: start.clone(),
             inner,
             inner_coords,
             inner_last,
