@@ -28,6 +28,7 @@ fn main() {
     // Experiment knobs: BENCH4_P3 (phase-3 solutions finished), BENCH4_MORE
     // (phase-3 nodes after the first, per ms of budget), BENCH4_FINMIN (ms per finish at least),
     // BENCH4_SLOW (print the seeds that take longer than this many ms),
+    // BENCH4_EACH (1: print each seed's moves and time),
     // BENCH4_FIRST (first seed), BENCH4_P2LEVEL / BENCH4_P2NODES (phase-2 node
     // budgets of one length / in all), BENCH4_P1C / BENCH4_P2C (phase-1 /
     // phase-2 candidates), BENCH4_P3LEVEL (phase-3 node budget of one length),
@@ -82,6 +83,7 @@ fn main() {
     let mut lens = Vec::new();
     let mut phase_sum: Vec<(&str, usize)> = Vec::new();
     let slow = env("BENCH4_SLOW");
+    let each = env("BENCH4_EACH").is_some_and(|k| k != 0);
     let first = env("BENCH4_FIRST").unwrap_or(0);
     for seed in first..first + count as u64 {
         let st = tablegen::cube4::random_state(seed);
@@ -98,6 +100,13 @@ fn main() {
         cube.apply_alg(&mut s, &sol.moves);
         assert!(cube.is_solved(&s), "seed {seed}: not solved");
         lens.push(sol.moves.len());
+        if each {
+            println!(
+                "each: seed {seed} moves {} ms {:.1}",
+                sol.moves.len(),
+                t.elapsed().as_secs_f64() * 1e3
+            );
+        }
         for &(p, n) in &sol.phases {
             match phase_sum.iter_mut().find(|(q, _)| *q == p) {
                 Some(acc) => acc.1 += n,
