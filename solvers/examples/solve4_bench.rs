@@ -28,7 +28,8 @@ fn main() {
     // Experiment knobs: BENCH4_P3 (phase-3 solutions finished), BENCH4_MORE
     // (phase-3 nodes after the first, per ms of budget), BENCH4_FINMIN (ms per finish at least),
     // BENCH4_SLOW (print the seeds that take longer than this many ms),
-    // BENCH4_EACH (1: print each seed's moves and time),
+    // BENCH4_EACH (1: print each seed's moves and time), BENCH4_REDUCE (1:
+    // time phases 1 to 3 alone, on one thread, ended by their node budgets),
     // BENCH4_FIRST (first seed), BENCH4_P2LEVEL / BENCH4_P2NODES (phase-2 node
     // budgets of one length / in all), BENCH4_P1C / BENCH4_P2C (phase-1 /
     // phase-2 candidates), BENCH4_P3LEVEL (phase-3 node budget of one length),
@@ -79,6 +80,10 @@ fn main() {
         opts.time_budget.as_millis()
     );
     let cube = CubeN::new(4);
+    if env("BENCH4_REDUCE").is_some_and(|k| k != 0) {
+        reduce_only(&s4, opts, count);
+        return;
+    }
     let mut times = Vec::new();
     let mut lens = Vec::new();
     let mut phase_sum: Vec<(&str, usize)> = Vec::new();
@@ -124,4 +129,32 @@ fn main() {
     if let Some(m) = peak_mib() {
         println!("peak memory {m:.0} MiB");
     }
+}
+
+/// Phases 1 to 3 alone ([`Solver::reduce`]) on one thread, with a time
+/// budget long enough that their node budgets end them: the same moves on
+/// every run of a build, so that two builds' times compare the searches'
+/// speed alone.
+fn reduce_only(s4: &Solver, mut opts: Options, count: usize) {
+    opts.time_budget = Duration::from_secs(20);
+    opts.hard_limit = Duration::from_secs(60);
+    // Phase 3's search after its first solution as at a 150 ms budget.
+    opts.phase3_more_nodes_per_ms = 150_000 / 20_000;
+    let cube = CubeN::new(4);
+    let reduced = solvers::big::Reducer::new(4);
+    let mut times = Vec::new();
+    let mut lens = Vec::new();
+    for seed in 0..count as u64 {
+        let st = tablegen::cube4::random_state(seed);
+        let t = Instant::now();
+        let moves = s4.reduce(&st, opts).expect("reducible");
+        times.push(t.elapsed().as_secs_f64());
+        let mut s = st.clone();
+        cube.apply_alg(&mut s, &moves);
+        assert!(reduced.is_reduced(&s), "seed {seed}: not reduced");
+        lens.push(moves.len());
+    }
+    let total: f64 = times.iter().sum();
+    println!("{}", summary("4x4x4 phases 1-3", &lens, &mut times));
+    println!("total {:.2} s", total);
 }
