@@ -628,8 +628,6 @@ pub fn random_state(seed: u64) -> Vec<u8> {
 pub struct SideCentresSpace {
     /// The 16 facelets, bit i of a mask is facelet `cells[i]`.
     pub cells: [usize; 16],
-    /// `binom[n][k]` = C(n, k), flat (the ranking runs at every search node).
-    binom: [[u32; 17]; 17],
     /// Per move: image of each of the 16 positions.
     moves: Vec<[u8; 16]>,
     /// Per move: the image of a mask's low byte and of its high byte (the
@@ -639,16 +637,17 @@ pub struct SideCentresSpace {
     /// share, then the high byte's share after `k` bits in the low byte.
     colex_lo: [u16; 256],
     colex_hi: [[u16; 5]; 256],
-    /// Per colex rank of an F mask: each position's index among the 12
-    /// positions the mask leaves (B's mask is ranked among those).
-    gap_index: Vec<[u8; 16]>,
+    /// `pext8[keep][x]`: the bits of `x` where `keep` has ones, packed
+    /// low (what x86's `pext` does; by table on every processor): B's mask
+    /// among the 12 positions F leaves, a byte at a time.
+    pext8: Box<[[u8; 256]; 256]>,
     /// Per pairing-group move: images (for the goal set).
     group: Vec<[u8; 16]>,
     sets4: Vec<u16>,
     sets12: Vec<u16>,
 }
 
-#[cfg(test)]
+/// The bits of `x` where `keep` has ones, packed low.
 fn compress(x: u16, keep: u16) -> u16 {
     let mut out = 0;
     let mut k = keep;
@@ -717,8 +716,6 @@ impl SideCentresSpace {
                 .collect::<Vec<_>>()
         };
         let b16 = binomials(16);
-        let binom: [[u32; 17]; 17] =
-            std::array::from_fn(|n| std::array::from_fn(|k| b16[n][k] as u32));
         let byte_images = moves
             .iter()
             .map(|p| {
@@ -728,23 +725,21 @@ impl SideCentresSpace {
             })
             .collect();
         let share = |x: usize, base: usize, k: usize| byte_colex_share(&b16, x, base, k) as u16;
-        let sets4 = sets(16);
-        let gap_index = sets4
-            .iter()
-            .map(|&f| {
-                std::array::from_fn(|p| (p as u32 - (f as u32 & ((1 << p) - 1)).count_ones()) as u8)
-            })
-            .collect();
+        let mut pext8 = Box::new([[0u8; 256]; 256]);
+        for (keep, row) in pext8.iter_mut().enumerate() {
+            for (x, out) in row.iter_mut().enumerate() {
+                *out = compress(x as u16, keep as u16) as u8;
+            }
+        }
         Ok(SideCentresSpace {
             cells,
-            binom,
             moves,
             byte_images,
             colex_lo: std::array::from_fn(|x| share(x, 0, 0)),
             colex_hi: std::array::from_fn(|x| std::array::from_fn(|k| share(x, 8, k))),
-            gap_index,
+            pext8,
             group,
-            sets4,
+            sets4: sets(16),
             sets12: sets(12),
         })
     }
@@ -759,31 +754,27 @@ impl SideCentresSpace {
 
     #[cfg(test)]
     fn colex(&self, mut m: u16) -> u64 {
+        let binom = binomials(16);
         let mut r = 0;
         let mut k = 1;
         while m != 0 && k < 17 {
-            r += self.binom[m.trailing_zeros() as usize][k];
+            r += binom[m.trailing_zeros() as usize][k];
             k += 1;
             m &= m - 1;
         }
-        r as u64
+        r
     }
 
     /// Rank of (F mask, B mask): colex of F, then colex of B's mask among the
     /// 12 positions F leaves. Both masks must have 4 bits and not overlap.
     #[inline]
     pub fn rank(&self, f: u16, b: u16) -> u64 {
-        let cf = self.colex4(f);
-        let gaps = &self.gap_index[cf];
-        let mut r = 0;
-        let mut m = b;
-        let mut k = 1;
-        while m != 0 && k < 17 {
-            r += self.binom[gaps[m.trailing_zeros() as usize] as usize][k];
-            k += 1;
-            m &= m - 1;
-        }
-        (cf * 495) as u64 + r as u64
+        let free = !f;
+        let (lo, hi) = ((free & 0xff) as usize, (free >> 8) as usize);
+        let packed = self.pext8[lo][(b & 0xff) as usize] as u16
+            | (self.pext8[hi][(b >> 8) as usize] as u16) << BYTE_ONES[lo];
+        // A colex rank does not depend on how many positions there are.
+        (self.colex4(f) * 495 + self.colex4(packed)) as u64
     }
 
     /// Masks of a rank.
