@@ -25,15 +25,22 @@ const FACTORIALS: [u64; 21] = {
 /// Bits set in each byte value (rankings count by lookup: without a
 /// hardware popcount, which the baseline x86-64 target lacks, this is
 /// several times faster than `count_ones`).
-pub const BYTE_ONES: [u8; 256] = {
-    let mut t = [0u8; 256];
+pub const BYTE_ONES: [u8; 256] = ones_table();
+
+/// Bits set in each 12-bit value (4 KB: the 12-element rankings count the
+/// smaller values already used by one lookup, as [`BYTE_ONES`] does for bytes).
+pub const ONES12: [u8; 4096] = ones_table();
+
+/// The bits set in each value below `N`.
+const fn ones_table<const N: usize>() -> [u8; N] {
+    let mut t = [0u8; N];
     let mut i = 0;
-    while i < 256 {
+    while i < N {
         t[i] = (i as u32).count_ones() as u8;
         i += 1;
     }
     t
-};
+}
 
 /// Lehmer rank of a permutation of `0..p.len()` (lexicographic order).
 pub fn perm_rank(p: &[u8]) -> u64 {
@@ -151,7 +158,7 @@ pub fn even_rank12(p: &[u8; 12]) -> u32 {
     let mut used = 0u32;
     let mut r = 0u32;
     for (i, &v) in p.iter().take(10).enumerate() {
-        let smaller_unused = u32::from(v) - (used & ((1u32 << v) - 1)).count_ones();
+        let smaller_unused = u32::from(v) - u32::from(ONES12[(used & ((1u32 << v) - 1)) as usize]);
         r = r * (12 - i as u32) + smaller_unused;
         used |= 1 << v;
     }
@@ -197,7 +204,7 @@ pub fn rank12(p: &[u8; 12]) -> u64 {
     let mut used = 0u32;
     let mut r = 0u64;
     for (i, &v) in p.iter().take(11).enumerate() {
-        let smaller_unused = u32::from(v) - (used & ((1u32 << v) - 1)).count_ones();
+        let smaller_unused = u32::from(v) - u32::from(ONES12[(used & ((1u32 << v) - 1)) as usize]);
         r = r * (12 - i as u64) + u64::from(smaller_unused);
         used |= 1 << v;
     }
