@@ -72,16 +72,21 @@ pub struct Found {
 }
 
 /// The time limits of one solve: past `soft` (the time budget) a search
-/// stops as soon as it has something; past `hard` it stops with nothing.
+/// stops as soon as it has something, or as soon as another search of the
+/// same solve has an answer; past `hard` it stops with nothing.
 #[derive(Clone, Copy, Debug)]
-pub struct Clock {
+pub struct Clock<'a> {
     /// The time budget's end.
     pub soft: Instant,
     /// The hard limit's end.
     pub hard: Instant,
+    /// The length of the best answer the solve's other searches (on other
+    /// threads) have, `usize::MAX` while they have none: past `soft`, this
+    /// search's own first result would come too late to matter.
+    pub answered: Option<&'a AtomicUsize>,
 }
 
-impl Clock {
+impl Clock<'_> {
     /// Whether a search that has found something (or not) should stop,
     /// reading the time only every 16,384 nodes.
     #[inline]
@@ -92,7 +97,12 @@ impl Clock {
     /// Whether a search that has found something (or not) should stop now.
     pub fn expired_now(&self, found: bool) -> bool {
         let now = Instant::now();
-        now >= self.hard || (found && now >= self.soft)
+        now >= self.hard
+            || (now >= self.soft
+                && (found
+                    || self
+                        .answered
+                        .is_some_and(|a| a.load(Ordering::Relaxed) != usize::MAX)))
     }
 }
 
@@ -673,7 +683,7 @@ struct Run<'a, S: Stage> {
     /// Node count until which the time budget is not read (set at the first
     /// solution).
     grace_end: u64,
-    clock: Clock,
+    clock: Clock<'a>,
     expired: bool,
     /// Children per depth (reused).
     kids: Vec<Vec<(usize, S::Node)>>,
@@ -867,12 +877,46 @@ mod tests {
         }
     }
 
-    fn clock(ms: u64) -> Clock {
+    fn clock(ms: u64) -> Clock<'static> {
         let now = Instant::now();
         Clock {
             soft: now + Duration::from_millis(ms),
             hard: now + Duration::from_millis(ms),
+            answered: None,
         }
+    }
+
+    /// Past the time budget a search with nothing stops only once another
+    /// search of the solve has an answer; before it, never; past the hard
+    /// limit, always.
+    #[test]
+    fn clock_stops_a_late_search_once_another_has_an_answer() {
+        let now = Instant::now();
+        let hour = Duration::from_secs(3600);
+        let answer = AtomicUsize::new(usize::MAX);
+        // (`now` itself is past by the time it is read again; an instant
+        // before it might not exist on a machine booted a moment ago.)
+        let past_budget = Clock {
+            soft: now,
+            hard: now + hour,
+            answered: Some(&answer),
+        };
+        assert!(!past_budget.expired_now(false));
+        assert!(past_budget.expired_now(true));
+        answer.store(44, Ordering::Relaxed);
+        assert!(past_budget.expired_now(false));
+        let in_budget = Clock {
+            soft: now + hour,
+            ..past_budget
+        };
+        assert!(!in_budget.expired_now(false));
+        assert!(!in_budget.expired_now(true));
+        let past_hard = Clock {
+            hard: now,
+            answered: None,
+            ..past_budget
+        };
+        assert!(past_hard.expired_now(false));
     }
 
     fn policy(share: Share, want: usize) -> Policy {

@@ -25,7 +25,9 @@ impl Solver {
         claims: Option<(&Claims, usize)>,
     ) -> Result<Option<Solution4>, SolveError> {
         let opts = *opts;
-        let clock = clock_of(start, &opts);
+        // Past the budget, phases 1 to 3 stop with nothing once another thread
+        // has a whole solution: what they would find now could only come late.
+        let clock = clock_of(start, &opts, Some(shared));
         let cube = &self.stages.cube;
         let cands = self.reduce_candidates(state, &opts, clock, choices, claims)?;
         let found = self.pair_candidates(&cands, &opts, clock)?;

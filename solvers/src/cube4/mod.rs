@@ -190,11 +190,13 @@ pub struct Solver {
     solver3: Solver3,
 }
 
-/// The clock of a solve started at `start`.
-fn clock_of(start: Instant, opts: &Options) -> Clock {
+/// The clock of a solve started at `start`; `answered`: the length of the
+/// best whole solution of the solve's other threads, if any.
+fn clock_of<'a>(start: Instant, opts: &Options, answered: Option<&'a AtomicUsize>) -> Clock<'a> {
     Clock {
         soft: start + opts.time_budget,
         hard: start + opts.hard_limit.max(opts.time_budget),
+        answered,
     }
 }
 
@@ -437,6 +439,7 @@ impl Solver {
         let clock = Clock {
             soft: never,
             hard: never,
+            answered: None,
         };
         let found = deepen(&ExactLength(st), &[root], &policy, clock).found;
         if found.is_empty() {
@@ -560,7 +563,7 @@ impl Solver {
             all_axes: false,
             ..Options::default()
         };
-        let clock = clock_of(Instant::now(), &opts);
+        let clock = clock_of(Instant::now(), &opts, None);
         let mut c = self.reduce_candidates(state, &opts, clock, &choices(&opts), None)?;
         let mut c = c.swap_remove(0);
         if c.turned {
@@ -700,7 +703,7 @@ impl Solver {
     /// bigger cube whose own solver finishes the 3x3x3.
     pub fn reduce(&self, state: &[u8], opts: Options) -> Result<Vec<Move>, SolveError> {
         self.check(state)?;
-        let clock = clock_of(Instant::now(), &opts);
+        let clock = clock_of(Instant::now(), &opts, None);
         let cands = self.reduce_candidates(state, &opts, clock, &choices(&opts), None)?;
         let found = self.pair_candidates(&cands, &opts, clock)?;
         found

@@ -409,6 +409,7 @@ impl Solver {
         let stage1_clock = Clock {
             soft: Instant::now() + opts.time_budget * opts.stage1_share as u32 / 8,
             hard: clock.hard,
+            answered: None,
         };
         let chains = self.stage1(
             state,
@@ -598,13 +599,14 @@ impl Solver {
         }
     }
 
-    fn clock(opts: &Options) -> (Instant, Clock) {
+    fn clock(opts: &Options) -> (Instant, Clock<'static>) {
         let start = Instant::now();
         (
             start,
             Clock {
                 soft: start + opts.time_budget,
                 hard: start + opts.hard_limit.max(opts.time_budget),
+                answered: None,
             },
         )
     }

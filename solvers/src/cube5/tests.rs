@@ -6,11 +6,12 @@ use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 use tablegen::notation::Face;
 
-fn clock() -> Clock {
+fn clock() -> Clock<'static> {
     let now = Instant::now();
     Clock {
         soft: now + Duration::from_secs(60),
         hard: now + Duration::from_secs(60),
+        answered: None,
     }
 }
 
