@@ -38,7 +38,7 @@ case $puzzle in
 esac
 
 peer="" count=200 seed=1 bin=$root/target/release/cubesolve out=$root/target/peer-bench-big
-ours_only=0 ours_args=()
+ours_only=0 ours_args=() bin_given=0
 while [ $# -gt 0 ]; do
   if [ "$1" = --ours-only ]; then
     ours_only=1
@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
     --peer) peer=$(abspath "$2") ;;
     --count) count=$2 ;;
     --seed) seed=$2 ;;
-    --bin) bin=$(abspath "$2") ;;
+    --bin) bin=$(abspath "$2") bin_given=1 ;;
     --out) out=$(abspath "$2") ;;
     --threads) ours_args+=(--threads "$2") ;;
     --time-budget) ours_args+=(--time-budget "$2") ;;
@@ -68,7 +68,12 @@ for jar in "${jars[@]}"; do
   [ -f "$peer/$jar" ] || die "$peer has no $jar (the peer ships it in its repository)"
   classpath+=":$peer/$jar"
 done
-[ -x "$bin" ] || die "no cubesolve at $bin: build it (cargo build --release --bin cubesolve) or pass --bin"
+# Without --bin, this checkout's cubesolve, built now (a binary left from
+# an earlier build would measure that build).
+if [ "$bin_given" = 0 ]; then
+  (cd "$root" && cargo build --release -q --bin cubesolve) || die "cargo build --release --bin cubesolve failed"
+fi
+[ -x "$bin" ] || die "no cubesolve at $bin (pass --bin an executable)"
 for tool in java javac python3; do
   command -v "$tool" >/dev/null || die "$tool not found"
 done
