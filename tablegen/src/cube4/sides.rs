@@ -110,11 +110,12 @@ impl SideCentresSpace {
             .into_iter()
             .map(images)
             .collect::<Result<_, _>>()?;
-        let sets = |n: u32| {
-            (0u32..1 << n)
-                .filter(|x| x.count_ones() == 4)
+        // The 4-sets of n positions in colex (= ascending) order.
+        let sets = |n: u32| -> Vec<u16> {
+            crate::perm::bit_sets(n, 4)
+                .into_iter()
                 .map(|x| x as u16)
-                .collect::<Vec<_>>()
+                .collect()
         };
         let b16 = binomials(16);
         let byte_images = moves
