@@ -20,6 +20,7 @@
 use crate::tables::{nibble, prefetch, Nibbles, TableError};
 use crate::SolveError;
 use std::path::Path;
+use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 use tablegen::cube3::moves;
@@ -421,6 +422,7 @@ impl Solver {
             opts.max_length,
             opts.time_budget,
             (opts.strict, opts.exact_phase1),
+            None,
         )
     }
 
@@ -430,8 +432,25 @@ impl Solver {
     /// Phase 1 is bounded by its exact distances if they were loaded
     /// ([`Solver::load_exact_phase1`]).
     pub fn solve_below(&self, cube: &CubieCube, below: usize, time: Duration) -> Vec<usize> {
+        self.solve_below_sharing(cube, below, time, None)
+    }
+
+    /// [`Solver::solve_below`] as one of several searches for one whole
+    /// solution: `shared`, if given, is `(best, before)`, the length of the
+    /// best whole solution found so far by any of them (which others may
+    /// lower while this one runs) and the moves before this cube's. The
+    /// search reads `best` as it goes and from then on only looks for
+    /// solutions shorter than `best - before`: what would not beat another
+    /// search's answer is not searched for.
+    pub fn solve_below_sharing(
+        &self,
+        cube: &CubieCube,
+        below: usize,
+        time: Duration,
+        shared: Option<(&AtomicUsize, usize)>,
+    ) -> Vec<usize> {
         let exact = self.exact.get().is_some();
-        self.run(cube, below.min(ANY_LENGTH), 0, time, (true, exact))
+        self.run(cube, below.min(ANY_LENGTH), 0, time, (true, exact), shared)
             .0
     }
 
@@ -444,6 +463,7 @@ impl Solver {
         max_length: usize,
         time: Duration,
         (strict, exact): (bool, bool),
+        shared: Option<(&AtomicUsize, usize)>,
     ) -> (Vec<usize>, Vec<(&'static str, usize)>, u64) {
         let views = self.views(cube);
         let [ts, fs, tf, cs, es, ec] = &self.tables;
@@ -475,7 +495,9 @@ impl Solver {
             strict,
             nodes: 0,
             stop: false,
+            shared,
         };
+        s.read_shared();
         'depths: for length1 in 0..ANY_LENGTH {
             for v in &views {
                 if length1 >= s.target {
@@ -853,6 +875,27 @@ mod tests {
         // The first solution within 21 moves is mostly 20 or 21 long: a
         // shorter one is found in 30 ms for most cubes.
         assert!(shorter >= 10, "{shorter} of 20 shortened");
+    }
+
+    #[test]
+    fn solve_below_sharing_beats_the_shared_best() {
+        let solver = solver();
+        for seed in 0..10 {
+            let c = random_cube(300 + seed);
+            // With nothing shared it is `solve_below`: a solution within 21.
+            let none = AtomicUsize::new(usize::MAX);
+            let t = Duration::from_millis(20);
+            let found = solver.solve_below_sharing(&c, 22, t, Some((&none, 30)));
+            assert!(!found.is_empty() && found.len() <= 21);
+            // Another search's whole of 30 + `lb` moves, with 30 before
+            // this cube: only solutions shorter than its lower bound would
+            // beat it, and there are none.
+            let lb = solver.lower_bound(&c);
+            let best = AtomicUsize::new(30 + lb);
+            assert!(solver
+                .solve_below_sharing(&c, 22, t, Some((&best, 30)))
+                .is_empty());
+        }
     }
 
     #[test]

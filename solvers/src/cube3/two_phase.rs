@@ -50,6 +50,9 @@ pub(super) struct Search<'a> {
     pub(super) strict: bool,
     pub(super) nodes: u64,
     pub(super) stop: bool,
+    /// The best whole solution of every search sharing the answer, and the
+    /// moves before this cube's (see [`Solver::solve_below_sharing`]).
+    pub(super) shared: Option<(&'a AtomicUsize, usize)>,
 }
 
 /// The phase-1 bound of raw coordinates: max of the twist x slice, flip x slice
@@ -213,9 +216,22 @@ impl Search<'_> {
         ]
     }
 
+    /// Lowers the target to what beats the best whole solution shared with
+    /// other searches, if any.
+    pub(super) fn read_shared(&mut self) {
+        if let Some((best, before)) = self.shared {
+            let beat = best
+                .load(std::sync::atomic::Ordering::Relaxed)
+                .saturating_sub(before);
+            self.target = self.target.min(beat);
+        }
+    }
+
     /// Past the deadline: stop if a solution is known, else accept any length
-    /// from now on (the search always returns a solution).
+    /// from now on (the search always returns a solution). Reads the shared
+    /// best first.
     pub(super) fn out_of_time(&mut self) -> bool {
+        self.read_shared();
         if Instant::now() > self.deadline {
             if self.best.is_some() || self.strict {
                 self.stop = true;
@@ -481,8 +497,12 @@ impl Search<'_> {
                 push_merged(&mut sol, if i == 0 && inverted { m + 2 } else { m });
             }
             let pre = sol.len() - end2;
-            self.target = sol.len();
-            self.best = Some((sol, [len1, end2 - len1, pre], self.view));
+            // Another search's answer may have lowered the target while
+            // phase 2 ran (see `read_shared`): then this one is of no use.
+            if sol.len() < self.target {
+                self.target = sol.len();
+                self.best = Some((sol, [len1, end2 - len1, pre], self.view));
+            }
             within |= total <= self.max_length;
             if self.stop || end2 - len1 <= h {
                 break;

@@ -102,7 +102,9 @@ impl Solver {
                 } else if rem.is_zero() || below <= 1 {
                     break;
                 } else {
-                    self.solver3.solve_below(&cc, below, rem)
+                    // The other thread may find shorter while this runs.
+                    self.solver3
+                        .solve_below_sharing(&cc, below, rem, Some((shared, before)))
                 };
                 if found.is_empty() && cc != CubieCube::SOLVED {
                     break;

@@ -51,7 +51,13 @@ impl Solver {
             let share = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
             let budget = share.max(opts.finish_min);
             let found = if any {
-                self.solver3.solve_below(&cc, target + 1, budget)
+                // Another thread may find shorter while this runs.
+                (self.solver3).solve_below_sharing(
+                    &cc,
+                    target + 1,
+                    budget,
+                    Some((shortest, before)),
+                )
             } else {
                 self.solver3.solve(
                     &cc,
