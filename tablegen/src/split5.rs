@@ -218,10 +218,8 @@ impl SplitEo {
                 return Err(ModelError::Symmetry("a symmetry moves stage 3's goal"));
             }
             // Each move's image under the symmetry is a move: the children's
-            // images are the image's children, on a sample of states (eight:
-            // a symmetry that does not keep the moves fails on nearly every
-            // state, and this runs at every start).
-            let kept = (0..8u64).all(|j| {
+            // images are the image's children, on a sample of states.
+            let kept = (0..64u64).all(|j| {
                 let (m, e) = sample(j);
                 let mut kids: Vec<(u32, u16)> = (0..n)
                     .map(|i| {

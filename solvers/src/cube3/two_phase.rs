@@ -502,8 +502,8 @@ impl Search<'_> {
             if sol.len() < self.target {
                 self.target = sol.len();
                 self.best = Some((sol, [len1, end2 - len1, pre], self.view));
+                within |= total <= self.max_length;
             }
-            within |= total <= self.max_length;
             if self.stop || end2 - len1 <= h {
                 break;
             }

@@ -52,12 +52,8 @@ impl Solver {
             let budget = share.max(opts.finish_min);
             let found = if any {
                 // Another thread may find shorter while this runs.
-                (self.solver3).solve_below_sharing(
-                    &cc,
-                    target + 1,
-                    budget,
-                    Some((shortest, before)),
-                )
+                self.solver3
+                    .solve_below_sharing(&cc, target + 1, budget, Some((shortest, before)))
             } else {
                 self.solver3.solve(
                     &cc,
