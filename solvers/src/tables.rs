@@ -256,6 +256,21 @@ enum Opened {
     Built(tablegen::catalog::BuildOutput),
 }
 
+/// Whether opening a table trusts its verification record (see
+/// [`set_trust_records`]).
+static TRUST_RECORDS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Whether this process's table opens trust verification records (default
+/// `true`). A table file `tablegen` built, installed or verified leaves a
+/// record of that full check beside it ([`tablefmt::record`]); while the
+/// file is unchanged, opening it then checks its structure, header, id and
+/// definition but does not hash its whole payload again, which for the big
+/// cubes' tables is most of the start-up. `false` hashes every byte of every
+/// table at every open (`cubesolve --hash-tables`).
+pub fn set_trust_records(trust: bool) {
+    TRUST_RECORDS.store(trust, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Opens table `id` from `dir` (checked: structure, checksum, id, definition),
 /// or downloads it from the table source (`set_source`) or builds it
 /// (showing progress unless `quiet`) and tries to save it there.
@@ -280,6 +295,10 @@ fn open_existing(def: &catalog::TableDef, dir: &Path) -> Result<Option<Opened>, 
     let opts = tablefmt::OpenOptions {
         verify_checksum: true,
         expect_id: Some(id.to_string()),
+        // A file `tablegen` built, installed or verified, unchanged since,
+        // is not hashed again (see `set_trust_records`).
+        trust_record: TRUST_RECORDS.load(std::sync::atomic::Ordering::Relaxed),
+        write_record: false,
     };
     // A file whose table has another definition is refused.
     let check = |hash: u64, path: &Path| {

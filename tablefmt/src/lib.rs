@@ -75,6 +75,7 @@ mod archive;
 mod encoding;
 mod error;
 mod files;
+pub mod record;
 mod shards;
 mod staged;
 mod table;
@@ -87,12 +88,13 @@ pub use files::{
 };
 pub use fst;
 pub use memmap2;
+pub use record::{record_path, settle, settle_and_record, SETTLE};
 pub use shards::{
     read_shard_index, shard_file_name, shard_file_table, shard_index_path,
     write_dense_sharded_from, ShardEntry, ShardIndex, ShardedTable, SHARD_INDEX_SUFFIX,
 };
 pub use staged::{commit_all, remove_stale_temp_files, stale_temp_files, StagedFile};
-pub use table::{read_header, verify, HeaderInfo, OpenOptions, Table};
+pub use table::{read_header, verify, HeaderInfo, OpenOptions, Table, Verified};
 
 /// The first 8 bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"CUBETBL\0";

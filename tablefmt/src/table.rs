@@ -21,6 +21,28 @@ pub struct OpenOptions {
     pub verify_checksum: bool,
     /// Fail with [`ErrorKind::WrongId`] unless the table has this id.
     pub expect_id: Option<String>,
+    /// With `verify_checksum`: skip the payload hash when a verification
+    /// record beside the file names exactly the file opened and the checksum
+    /// its header holds (see [`crate::record`]); the rest is still checked.
+    /// Default `false`: `tablegen verify` and [`crate::verify`] always hash.
+    pub trust_record: bool,
+    /// With `verify_checksum`: after a full hash that passes, write the
+    /// file's verification record when the file qualifies (see
+    /// [`crate::record`]; best effort, never an error). Default `false`.
+    pub write_record: bool,
+}
+
+/// How [`Table::open`] checked a table's payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verified {
+    /// Not hashed (`verify_checksum` off): structure and header only.
+    Structure,
+    /// Hashed in full at this open.
+    Hashed,
+    /// Hashed in full at this open, and its verification record written.
+    HashedAndRecorded,
+    /// Not hashed: the file's verification record vouched for it.
+    ByRecord,
 }
 
 impl Default for OpenOptions {
@@ -28,6 +50,8 @@ impl Default for OpenOptions {
         OpenOptions {
             verify_checksum: true,
             expect_id: None,
+            trust_record: false,
+            write_record: false,
         }
     }
 }
@@ -112,6 +136,7 @@ pub struct Table {
     backing: Backing,
     info: HeaderInfo,
     payload: Range<usize>,
+    verified: Verified,
 }
 
 impl std::fmt::Debug for Table {
@@ -171,7 +196,7 @@ impl Table {
             return Err(FormatError::new(Some(path), ErrorKind::Empty));
         }
         let map = map_file(&file).map_err(|e| FormatError::io(path, "cannot memory-map", e))?;
-        Table::check(Backing::Mapped(map), Some(path), opts)
+        Table::check(Backing::Mapped(map), Some((path, &file, &md)), opts)
     }
 
     /// Checks a table held in memory (as [`Table::open`] does a file). The bytes
@@ -190,11 +215,14 @@ impl Table {
         Table::check(Backing::Memory(bytes), None, opts)
     }
 
+    /// Checks `backing` (mapped from `file`, whose metadata at open was the
+    /// third item of `file`, when there is a file) as `opts` asks.
     fn check(
         backing: Backing,
-        path: Option<&Path>,
+        file: Option<(&Path, &File, &std::fs::Metadata)>,
         opts: &OpenOptions,
     ) -> Result<Table, FormatError> {
+        let path = file.map(|f| f.0);
         let err = |kind| FormatError::new(path, kind);
         let bytes = backing.bytes();
         let parsed = archive::parse(bytes).map_err(err)?;
@@ -206,8 +234,23 @@ impl Table {
                 }));
             }
         }
+        let mut verified = Verified::Structure;
         if opts.verify_checksum {
-            archive::check_checksum(bytes, &parsed).map_err(err)?;
+            let checksum = parsed.header.checksum;
+            let vouched = opts.trust_record
+                && file.is_some_and(|(p, _, md)| crate::record::matches(p, md, checksum));
+            if vouched {
+                verified = Verified::ByRecord;
+            } else {
+                let hashed_at = std::time::SystemTime::now();
+                archive::check_checksum(bytes, &parsed).map_err(err)?;
+                verified = Verified::Hashed;
+                if let (true, Some((p, f, md))) = (opts.write_record, file) {
+                    if crate::record::write(p, f, md, hashed_at, checksum) {
+                        verified = Verified::HashedAndRecorded;
+                    }
+                }
+            }
             archive::check_layout(bytes, &parsed).map_err(err)?;
         }
         let info = HeaderInfo::from_parsed(&parsed, bytes.len());
@@ -216,7 +259,13 @@ impl Table {
             payload: parsed.payload,
             info,
             backing,
+            verified,
         })
+    }
+
+    /// How the payload was checked when the table was opened.
+    pub fn verified(&self) -> Verified {
+        self.verified
     }
 
     /// The header.
@@ -290,7 +339,7 @@ impl Table {
 pub fn read_header(path: &Path) -> Result<HeaderInfo, FormatError> {
     let opts = OpenOptions {
         verify_checksum: false,
-        expect_id: None,
+        ..OpenOptions::default()
     };
     Table::open(path, &opts).map(|t| t.info)
 }

@@ -184,7 +184,7 @@ proptest! {
             if let Some(d) = t.dense() { let _: u64 = d.iter().map(u64::from).sum(); }
             if let Some(m) = t.fst() { let _ = m.stream(); let _ = m.get([1u8, 2, 3]); }
         }
-        let unchecked = Table::from_bytes(&bad, &OpenOptions { verify_checksum: false, expect_id: None });
+        let unchecked = Table::from_bytes(&bad, &OpenOptions { verify_checksum: false, ..OpenOptions::default() });
         if let Ok(t) = &unchecked {
             if let Some(d) = t.dense() { let _: u64 = d.iter().map(u64::from).sum(); }
         }
@@ -425,8 +425,8 @@ fn files_round_trip_through_mmap() {
             let t = Table::open(
                 &path,
                 &OpenOptions {
-                    verify_checksum: true,
                     expect_id: Some(m.id.clone()),
+                    ..OpenOptions::default()
                 },
             )
             .unwrap();
@@ -642,7 +642,7 @@ fn flipped_dense_payload_byte_fails() {
             &path,
             &OpenOptions {
                 verify_checksum: false,
-                expect_id: None,
+                ..OpenOptions::default()
             },
         )
         .unwrap();
@@ -743,8 +743,8 @@ fn wrong_id_fails() {
     let path = dir.path().join("id.tbl");
     write_atomic(&path, &dense_file("actual-id", Encoding::Nibble, 9)).unwrap();
     let opts = OpenOptions {
-        verify_checksum: true,
         expect_id: Some("wanted-id".into()),
+        ..OpenOptions::default()
     };
     let msg = expect_open_fault(&path, &opts, "wrong-id", "expected id \"wanted-id\"");
     assert!(msg.contains("actual-id"), "{msg}");

@@ -52,7 +52,7 @@ fn main() {
         });
         let unchecked = OpenOptions {
             verify_checksum: false,
-            expect_id: None,
+            ..OpenOptions::default()
         };
         let (t_open, _) = best_of(5, || {
             Table::open(&path, &unchecked).expect("valid artifact")

@@ -394,14 +394,22 @@ pub fn locate_all(dir: &Path, id: &str) -> Vec<Located> {
 pub fn remove_other_forms(dir: &Path, id: &str, sharded: bool, old_shards: &[PathBuf]) {
     let index = shards_path(dir, id);
     let now = if sharded {
-        let _ = std::fs::remove_file(artifact_path(dir, id));
+        remove_table_file(&artifact_path(dir, id));
         shard_files(&index)
     } else {
         let _ = std::fs::remove_file(&index);
         Vec::new()
     };
     for old in old_shards.iter().filter(|f| !now.contains(f)) {
-        let _ = std::fs::remove_file(old);
+        remove_table_file(old);
+    }
+}
+
+/// Removes a table file and its verification record ([`tablefmt::record`]).
+fn remove_table_file(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    if let Some(record) = tablefmt::record_path(path) {
+        let _ = std::fs::remove_file(record);
     }
 }
 
@@ -506,7 +514,26 @@ pub fn write(
             let _ = std::fs::remove_dir(dir);
         }
     }
+    record_written(&match written {
+        Written::File(_) => Located::File(path),
+        Written::Shards { .. } => Located::Shards(index),
+    })?;
     Ok(written)
+}
+
+/// Reads back every file of a table just written (its one file, or each
+/// shard its index lists), hashing it in full, and records the check so that
+/// opening it to solve does not hash it again ([`tablefmt::record`]). A file
+/// that does not read back as written is an error.
+pub fn record_written(at: &Located) -> Result<(), tablefmt::FormatError> {
+    let files = match at {
+        Located::File(p) => vec![p.clone()],
+        Located::Shards(index) => shard_files(index),
+    };
+    for f in files {
+        tablefmt::settle_and_record(&f)?;
+    }
+    Ok(())
 }
 
 /// The shard files a sharded table's index lists (none if there is no

@@ -519,6 +519,11 @@ fn stage_and_commit(
         let sharded = matches!(e.form, Form::Shards { .. });
         crate::artifact::remove_other_forms(tables, e.def.id, sharded, old);
     }
+    // Each file read back and recorded, as a build's are, so that solvers
+    // opening it need not hash it again.
+    for d in &done {
+        crate::artifact::record_written(&crate::artifact::Located::of_path(&d.path))?;
+    }
     Ok(done)
 }
 
@@ -596,7 +601,7 @@ fn stage_sharded(
     for f in &staged {
         let opts = tablefmt::OpenOptions {
             verify_checksum: false,
-            expect_id: None,
+            ..tablefmt::OpenOptions::default()
         };
         tables_read.push(tablefmt::Table::open(f.temp_path(), &opts)?);
     }

@@ -31,6 +31,18 @@ pub fn hashset_bfs(perms: &[Arc<Vec<u16>>], start: Vec<u8>, max_depth: usize) ->
 }
 
 /// The names of the entries of `dir`, sorted.
+/// `names` (table files, shard indexes) with the verification record of each
+/// table file (`.NAME.verified`, which every build and install leaves beside
+/// the file), sorted as [`file_names`] sorts.
+pub fn with_records(names: &[&str]) -> Vec<String> {
+    let mut all: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    for n in names.iter().filter(|n| n.ends_with(".tbl")) {
+        all.push(format!(".{n}.verified"));
+    }
+    all.sort();
+    all
+}
+
 pub fn file_names(dir: &std::path::Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()

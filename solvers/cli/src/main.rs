@@ -28,6 +28,11 @@ struct Cli {
     /// $CUBE_TABLES_FROM; none: build it).
     #[arg(long, global = true, value_name = "URL")]
     tables_from: Option<String>,
+    /// Hash every byte of every table as it is opened, even a file whose
+    /// full check `tablegen` recorded when it built, installed or verified it
+    /// (by default such a file, unchanged since, is not hashed again).
+    #[arg(long, global = true)]
+    hash_tables: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -182,6 +187,7 @@ fn main() -> ExitCode {
     let config =
         tablegen::artifact::tables_config(cli.tables.as_deref(), cli.tables_from.as_deref());
     let dir = config.dir;
+    solvers::tables::set_trust_records(!cli.hash_tables);
     solvers::tables::set_source(
         config.source.as_deref().map(tablegen::install::Source::new),
         tablegen::install::Options::default(),

@@ -18,7 +18,7 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     let path = at.path();
     let opened = at.header(&tablefmt::OpenOptions {
         verify_checksum: false,
-        expect_id: None,
+        ..tablefmt::OpenOptions::default()
     })?;
     let h = opened.header;
     let shards: Vec<String> = opened.shards.map_or_else(Vec::new, |(idx, _)| {

@@ -114,7 +114,7 @@ fn status(
     };
     let opts = tablefmt::OpenOptions {
         verify_checksum: false,
-        expect_id: None,
+        ..tablefmt::OpenOptions::default()
     };
     match at.header(&opts) {
         Ok(o) => {

@@ -282,9 +282,13 @@ fn scan(dir: &Path) -> anyhow::Result<(Vec<Target>, Vec<Strays>)> {
 /// file.
 fn check(t: &Target) -> Result<tablefmt::HeaderInfo, String> {
     let path = t.at.path();
-    let opened =
-        t.at.header(&tablefmt::OpenOptions::default())
-            .map_err(|e| e.to_string())?;
+    // Every byte is hashed; a file that passes, unchanged for a while, is
+    // recorded so that solvers need not hash it again (`tablefmt::record`).
+    let opts = tablefmt::OpenOptions {
+        write_record: true,
+        ..tablefmt::OpenOptions::default()
+    };
+    let opened = t.at.header(&opts).map_err(|e| e.to_string())?;
     let h = opened.header;
     let def = t.def.clone().or_else(|| tablegen::catalog::find(&h.id));
     if let Some(def) = &def {
