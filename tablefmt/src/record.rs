@@ -83,6 +83,10 @@ pub(crate) fn matches(path: &Path, md: &Metadata, checksum: u128) -> bool {
     let (Some(rec), Some(want)) = (record_path(path), contents(md, checksum)) else {
         return false;
     };
+    // Look before opening: opening a FIFO or a device could block.
+    if !std::fs::metadata(&rec).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let Ok(f) = File::open(rec) else {
         return false;
     };

@@ -149,6 +149,16 @@ fn a_replaced_file_or_a_record_not_its_own_is_hashed() {
     std::fs::write(&rec_b, format!("{}{flipped}\n", &text[..last])).unwrap();
     assert_eq!(opened_as(&b, &trusting()), Verified::Hashed);
 
+    // A FIFO in the record's place is not opened (it would block).
+    #[cfg(unix)]
+    {
+        std::fs::remove_file(&rec_b).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&rec_b).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert_eq!(opened_as(&b, &trusting()), Verified::Hashed);
+        }
+    }
+
     // Replaced by rename with another table: a new file, hashed.
     write_atomic(&a, &table_bytes("a", 4)).unwrap();
     assert_eq!(opened_as(&a, &trusting()), Verified::Hashed);
