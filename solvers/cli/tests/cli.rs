@@ -186,6 +186,51 @@ fn a_damaged_table_is_named_once() {
     assert_eq!(line.matches("2x2x2-htm.tbl").count(), 1, "{line}");
 }
 
+/// A table the solver built is recorded as checked and trusted by its record
+/// while unchanged; a byte changed in place (the same inode and length) no
+/// longer matches the record and is caught at the next open, with or
+/// without `--hash-tables`.
+#[test]
+fn a_recorded_table_changed_in_place_is_caught() {
+    use std::io::{Seek, SeekFrom, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        Command::cargo_bin("cubesolve")
+            .unwrap()
+            .args(["--tables", dir.path().to_str().unwrap()])
+            .args(extra)
+            .args(["solve", "--puzzle", "2x2x2", "--scramble", "R U"])
+            .output()
+            .unwrap()
+    };
+    let path = dir.path().join("2x2x2-htm.tbl");
+    assert!(run(&[]).status.success());
+    assert!(dir.path().join(".2x2x2-htm.tbl.verified").exists());
+    let opts = tablefmt::OpenOptions {
+        trust_record: true,
+        ..tablefmt::OpenOptions::default()
+    };
+    let table = tablefmt::Table::open(&path, &opts).unwrap();
+    assert_eq!(table.verified(), tablefmt::Verified::ByRecord);
+    let at = table.payload_range().start as u64 + 1000;
+    let was = table.as_bytes()[at as usize];
+    drop(table);
+    assert_eq!(run(&[]).stdout, b"U' R'\n");
+    let mut f = std::fs::File::options().write(true).open(&path).unwrap();
+    f.seek(SeekFrom::Start(at)).unwrap();
+    f.write_all(&[was ^ 0x33]).unwrap();
+    drop(f);
+    for extra in [&[][..], &["--hash-tables"]] {
+        let out = run(extra);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let line = one_line(&out);
+        assert!(
+            line.contains("2x2x2-htm.tbl") && line.contains("checksum"),
+            "{line}"
+        );
+    }
+}
+
 /// A table directory that cannot be written: the solve works (the table is
 /// built in memory) and says once that it cannot save it.
 #[test]
