@@ -37,6 +37,10 @@ not fail it: a table whole in both forms (commands read the one file, the shards
 room: remove one form, or build the table again, which keeps one), shard files left beside a
 whole one-file table, and stale temporary files.
 
+Each file that passes, unchanged for at least two seconds before its check, gets a record of the
+check beside it (.NAME.verified: the file's identity and checksum), so that solvers opening it
+while it stays unchanged do not hash it again; verify itself always hashes every byte.
+
 Example:
   tablegen verify --all
   tablegen verify 4x4x4-ud-stage tables/pyraminx.tbl";
