@@ -54,18 +54,41 @@ impl CubieCube {
 
     /// `self` then `other` (both as piece permutations with orientation).
     pub fn multiply(&self, other: &CubieCube) -> CubieCube {
+        let mut r = self.multiply_corners(other);
+        r.multiply_edges_into(self, other);
+        r
+    }
+
+    /// [`multiply`](Self::multiply) of the corners only (the edges of the
+    /// result are solved): for the work on coordinates that read only the
+    /// corners.
+    #[inline]
+    pub fn multiply_corners(&self, other: &CubieCube) -> CubieCube {
         let mut r = CubieCube::SOLVED;
         for i in 0..8 {
             let j = other.cp[i] as usize;
             r.cp[i] = self.cp[j];
             r.co[i] = (self.co[j] + other.co[i]) % 3;
         }
-        for i in 0..12 {
-            let j = other.ep[i] as usize;
-            r.ep[i] = self.ep[j];
-            r.eo[i] = self.eo[j] ^ other.eo[i];
-        }
         r
+    }
+
+    /// [`multiply`](Self::multiply) of the edges only (the corners of the
+    /// result are solved).
+    #[inline]
+    pub fn multiply_edges(&self, other: &CubieCube) -> CubieCube {
+        let mut r = CubieCube::SOLVED;
+        r.multiply_edges_into(self, other);
+        r
+    }
+
+    #[inline]
+    fn multiply_edges_into(&mut self, a: &CubieCube, b: &CubieCube) {
+        for i in 0..12 {
+            let j = b.ep[i] as usize;
+            self.ep[i] = a.ep[j];
+            self.eo[i] = a.eo[j] ^ b.eo[i];
+        }
     }
 
     /// The inverse position.

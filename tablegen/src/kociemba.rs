@@ -235,6 +235,29 @@ fn conj_with(c: &CubieCube, rotations: &[CubieCube; 4], s: usize) -> CubieCube {
     }
 }
 
+/// The pieces a coordinate reads.
+#[derive(Clone, Copy)]
+enum Part {
+    Corners,
+    Edges,
+}
+
+/// [`conj_with`] of one kind of piece only (the other kind comes out
+/// solved): the symmetry tables' coordinates each read one kind, and the
+/// whole product was most of their making.
+fn conj_part(c: &CubieCube, rotations: &[CubieCube; 4], s: usize, part: Part) -> CubieCube {
+    let r = &rotations[s % 4];
+    let d = match part {
+        Part::Corners => r.multiply_corners(c).multiply_corners(r),
+        Part::Edges => r.multiply_edges(c).multiply_edges(r),
+    };
+    if s >= 4 {
+        d.mirror_lr()
+    } else {
+        d
+    }
+}
+
 /// The symmetry tables, built once.
 pub fn sym8() -> &'static Sym8 {
     static T: OnceLock<Sym8> = OnceLock::new();
@@ -250,30 +273,46 @@ pub fn sym8() -> &'static Sym8 {
             rotation_cubie(&[rot(Face::U)]),
             rotation_cubie(&[rot(Face::F)]),
         ];
-        let conj_of = |set: fn(usize) -> CubieCube, get: fn(&CubieCube) -> u16| {
-            move |x: usize, s: usize| get(&conj_with(&set(x), &rotations, s)) as usize
+        let conj_of = |part: Part, set: fn(usize) -> CubieCube, get: fn(&CubieCube) -> u16| {
+            move |x: usize, s: usize| get(&conj_part(&set(x), &rotations, s, part)) as usize
         };
         let table = |n: usize, f: &dyn Fn(usize, usize) -> usize| -> Vec<u16> {
             (0..n)
                 .flat_map(|x| (0..N_SYM).map(move |s| f(x, s) as u16))
                 .collect()
         };
-        let twist = conj_of(|x| CubieCube::with_twist(x as u16), |c| c.twist());
-        let flip = conj_of(|x| CubieCube::with_flip(x as u16), |c| c.flip());
-        let slice = conj_of(|x| CubieCube::with_slice(x as u16), |c| c.slice());
+        let twist = conj_of(
+            Part::Corners,
+            |x| CubieCube::with_twist(x as u16),
+            |c| c.twist(),
+        );
+        let flip = conj_of(
+            Part::Edges,
+            |x| CubieCube::with_flip(x as u16),
+            |c| c.flip(),
+        );
+        let slice = conj_of(
+            Part::Edges,
+            |x| CubieCube::with_slice(x as u16),
+            |c| c.slice(),
+        );
         let cperm = conj_of(
+            Part::Corners,
             |x| CubieCube::with_corner_perm(x as u16),
             |c| c.corner_perm(),
         );
         let udperm = conj_of(
+            Part::Edges,
             |x| CubieCube::with_ud_edge_perm(x as u16),
             |c| c.ud_edge_perm(),
         );
         let ccomb = conj_of(
+            Part::Corners,
             |x| CubieCube::with_corner_comb(x as u16),
             |c| c.corner_comb(),
         );
         let sperm = conj_of(
+            Part::Edges,
             |x| CubieCube::with_slice_perm(x as u8),
             |c| c.slice_perm() as u16,
         );
@@ -518,6 +557,23 @@ mod tests {
                 let c = conj_sym(&moves()[m], s);
                 let image = crate::cube3::move_index(&c).expect("a face move");
                 assert_eq!(P2_MOVES.contains(&m), P2_MOVES.contains(&image));
+            }
+        }
+    }
+
+    #[test]
+    fn one_kind_of_piece_conjugates_as_the_whole_cube_does() {
+        let k = sym8();
+        for seed in 0..200 {
+            let c = random_cube(seed);
+            for s in 0..N_SYM {
+                let whole = conj_sym(&c, s);
+                let corners = conj_part(&c, &k.rotations, s, Part::Corners);
+                let edges = conj_part(&c, &k.rotations, s, Part::Edges);
+                assert_eq!((corners.cp, corners.co), (whole.cp, whole.co));
+                assert_eq!((edges.ep, edges.eo), (whole.ep, whole.eo));
+                assert_eq!((corners.ep, corners.eo), (CubieCube::SOLVED.ep, [0; 12]));
+                assert_eq!((edges.cp, edges.co), (CubieCube::SOLVED.cp, [0; 8]));
             }
         }
     }
