@@ -43,6 +43,16 @@ pub fn move_of(m: usize) -> Move {
     Move::face(Face::ALL[m / 3], [1, 2, 3][m % 3])
 }
 
+/// One kind of piece: a coordinate that reads only one needs only that
+/// kind moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pieces {
+    /// The eight corners.
+    Corners,
+    /// The twelve edges.
+    Edges,
+}
+
 impl CubieCube {
     /// Solved.
     pub const SOLVED: CubieCube = CubieCube {
@@ -80,6 +90,15 @@ impl CubieCube {
         let mut r = CubieCube::SOLVED;
         r.multiply_edges_into(self, other);
         r
+    }
+
+    /// [`multiply`](Self::multiply) of one kind of piece only.
+    #[inline]
+    pub fn multiply_pieces(&self, other: &CubieCube, pieces: Pieces) -> CubieCube {
+        match pieces {
+            Pieces::Corners => self.multiply_corners(other),
+            Pieces::Edges => self.multiply_edges(other),
+        }
     }
 
     #[inline]

@@ -18,7 +18,7 @@
 
 use crate::bfs::Space;
 use crate::cube::CubeN;
-use crate::cube3::CubieCube;
+use crate::cube3::{moves, CubieCube, Pieces};
 use crate::notation::{Face, Move, MoveKind};
 use std::sync::OnceLock;
 
@@ -66,6 +66,7 @@ pub struct Perm8MoveTables {
 fn table(
     size: usize,
     moves_: &[usize],
+    pieces: Pieces,
     set: impl Fn(usize) -> CubieCube,
     get: impl Fn(&CubieCube) -> u16,
 ) -> Vec<u16> {
@@ -76,7 +77,11 @@ fn table(
     let mut out = Vec::with_capacity(size * moves_.len());
     for x in 0..size {
         let c = set(x);
-        out.extend(moves_.iter().map(|&m| get(&c.apply_move(m))));
+        out.extend(
+            moves_
+                .iter()
+                .map(|&m| get(&c.multiply_pieces(&moves()[m], pieces))),
+        );
     }
     out
 }
@@ -90,30 +95,35 @@ pub fn move_tables() -> &'static MoveTables {
             twist: table(
                 N_TWIST,
                 &all,
+                Pieces::Corners,
                 |x| CubieCube::with_twist(x as u16),
                 |c| c.twist(),
             ),
             flip: table(
                 N_FLIP,
                 &all,
+                Pieces::Edges,
                 |x| CubieCube::with_flip(x as u16),
                 |c| c.flip(),
             ),
             slice: table(
                 N_SLICE,
                 &all,
+                Pieces::Edges,
                 |x| CubieCube::with_slice(x as u16),
                 |c| c.slice(),
             ),
             sperm: table(
                 N_SPERM,
                 &P2_MOVES,
+                Pieces::Edges,
                 |x| CubieCube::with_slice_perm(x as u8),
                 |c| c.slice_perm() as u16,
             ),
             ccomb: table(
                 N_CCOMB,
                 &P2_MOVES,
+                Pieces::Corners,
                 |x| CubieCube::with_corner_comb(x as u16),
                 |c| c.corner_comb(),
             ),
@@ -128,12 +138,14 @@ pub fn perm8_move_tables() -> &'static Perm8MoveTables {
         cperm: table(
             N_PERM8,
             &P2_MOVES,
+            Pieces::Corners,
             |x| CubieCube::with_corner_perm(x as u16),
             |c| c.corner_perm(),
         ),
         udperm: table(
             N_PERM8,
             &P2_MOVES,
+            Pieces::Edges,
             |x| CubieCube::with_ud_edge_perm(x as u16),
             |c| c.ud_edge_perm(),
         ),
@@ -235,22 +247,12 @@ fn conj_with(c: &CubieCube, rotations: &[CubieCube; 4], s: usize) -> CubieCube {
     }
 }
 
-/// The pieces a coordinate reads.
-#[derive(Clone, Copy)]
-enum Part {
-    Corners,
-    Edges,
-}
-
 /// [`conj_with`] of one kind of piece only (the other kind comes out
 /// solved): the symmetry tables' coordinates each read one kind, and the
 /// whole product was most of their making.
-fn conj_part(c: &CubieCube, rotations: &[CubieCube; 4], s: usize, part: Part) -> CubieCube {
+fn conj_part(c: &CubieCube, rotations: &[CubieCube; 4], s: usize, part: Pieces) -> CubieCube {
     let r = &rotations[s % 4];
-    let d = match part {
-        Part::Corners => r.multiply_corners(c).multiply_corners(r),
-        Part::Edges => r.multiply_edges(c).multiply_edges(r),
-    };
+    let d = r.multiply_pieces(c, part).multiply_pieces(r, part);
     if s >= 4 {
         d.mirror_lr()
     } else {
@@ -273,7 +275,7 @@ pub fn sym8() -> &'static Sym8 {
             rotation_cubie(&[rot(Face::U)]),
             rotation_cubie(&[rot(Face::F)]),
         ];
-        let conj_of = |part: Part, set: fn(usize) -> CubieCube, get: fn(&CubieCube) -> u16| {
+        let conj_of = |part: Pieces, set: fn(usize) -> CubieCube, get: fn(&CubieCube) -> u16| {
             move |x: usize, s: usize| get(&conj_part(&set(x), &rotations, s, part)) as usize
         };
         let table = |n: usize, f: &dyn Fn(usize, usize) -> usize| -> Vec<u16> {
@@ -282,37 +284,37 @@ pub fn sym8() -> &'static Sym8 {
                 .collect()
         };
         let twist = conj_of(
-            Part::Corners,
+            Pieces::Corners,
             |x| CubieCube::with_twist(x as u16),
             |c| c.twist(),
         );
         let flip = conj_of(
-            Part::Edges,
+            Pieces::Edges,
             |x| CubieCube::with_flip(x as u16),
             |c| c.flip(),
         );
         let slice = conj_of(
-            Part::Edges,
+            Pieces::Edges,
             |x| CubieCube::with_slice(x as u16),
             |c| c.slice(),
         );
         let cperm = conj_of(
-            Part::Corners,
+            Pieces::Corners,
             |x| CubieCube::with_corner_perm(x as u16),
             |c| c.corner_perm(),
         );
         let udperm = conj_of(
-            Part::Edges,
+            Pieces::Edges,
             |x| CubieCube::with_ud_edge_perm(x as u16),
             |c| c.ud_edge_perm(),
         );
         let ccomb = conj_of(
-            Part::Corners,
+            Pieces::Corners,
             |x| CubieCube::with_corner_comb(x as u16),
             |c| c.corner_comb(),
         );
         let sperm = conj_of(
-            Part::Edges,
+            Pieces::Edges,
             |x| CubieCube::with_slice_perm(x as u8),
             |c| c.slice_perm() as u16,
         );
@@ -568,8 +570,8 @@ mod tests {
             let c = random_cube(seed);
             for s in 0..N_SYM {
                 let whole = conj_sym(&c, s);
-                let corners = conj_part(&c, &k.rotations, s, Part::Corners);
-                let edges = conj_part(&c, &k.rotations, s, Part::Edges);
+                let corners = conj_part(&c, &k.rotations, s, Pieces::Corners);
+                let edges = conj_part(&c, &k.rotations, s, Pieces::Edges);
                 assert_eq!((corners.cp, corners.co), (whole.cp, whole.co));
                 assert_eq!((edges.ep, edges.eo), (whole.ep, whole.eo));
                 assert_eq!((corners.ep, corners.eo), (CubieCube::SOLVED.ep, [0; 12]));

@@ -24,7 +24,7 @@ use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 use tablegen::cube::CubeN;
 use tablegen::cube3::moves;
-use tablegen::cube3::{move_of, CubieCube, MOVE_NAMES};
+use tablegen::cube3::{move_of, CubieCube, Pieces, MOVE_NAMES};
 use tablegen::kociemba::{
     conj_sym, move_tables, sym8, MoveTables, Sym8, SymCoord, N_CCOMB, N_SLICE, N_SPERM, N_SYM,
     N_TWIST, P2_MOVES,
@@ -133,12 +133,17 @@ impl P2Moves {
         let k = sym8();
         // Each class representative turned by each phase-2 move: the raw 8!
         // move tables are not needed (only table builds use them).
-        let table = |c: &SymCoord, cube: fn(u16) -> CubieCube, coord: fn(&CubieCube) -> u16| {
+        let table = |c: &SymCoord,
+                     pieces: Pieces,
+                     cube: fn(u16) -> CubieCube,
+                     coord: fn(&CubieCube) -> u16| {
             c.rep
                 .iter()
                 .flat_map(|&r| {
                     let x = cube(r);
-                    P2_MOVES.map(|m| c.class_sym(coord(&x.apply_move(m)) as usize))
+                    P2_MOVES.map(|m| {
+                        c.class_sym(coord(&x.multiply_pieces(&moves()[m], pieces)) as usize)
+                    })
                 })
                 .collect()
         };
@@ -159,11 +164,13 @@ impl P2Moves {
         P2Moves {
             cperm: table(
                 &k.cperm,
+                Pieces::Corners,
                 CubieCube::with_corner_perm,
                 CubieCube::corner_perm,
             ),
             udperm: table(
                 &k.udperm,
+                Pieces::Edges,
                 CubieCube::with_ud_edge_perm,
                 CubieCube::ud_edge_perm,
             ),
