@@ -703,22 +703,14 @@ impl MidPairSpace {
     /// `sigma` of a state given, per tredge, the high slot of its high wing and
     /// the slot of its midge.
     pub fn sigma(hi: &[u8; 12], mid: &[u8; 12]) -> [u8; 12] {
-        let mut s = [0u8; 12];
-        for d in 0..12 {
-            s[hi[d] as usize] = mid[d];
-        }
-        s
+        crate::perm::relative12(hi, mid)
     }
 
     /// `sigma` after move `i`.
     #[inline]
     pub fn apply(&self, sigma: &[u8; 12], i: usize) -> [u8; 12] {
         let (hi, mid) = &self.moves[i];
-        let mut out = [0u8; 12];
-        for h in 0..12 {
-            out[hi[h] as usize] = mid[sigma[h] as usize];
-        }
-        out
+        crate::perm::relative12_moved(sigma, hi, mid)
     }
 
     /// Lehmer rank of `sigma` (`0..12!`).

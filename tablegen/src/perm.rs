@@ -249,6 +249,30 @@ const BINOM: [[u64; 5]; 16] = {
     t
 };
 
+/// Two classes of twelve slots followed relative to each other (the 4x4x4's
+/// high and low wings, the 5x5x5's high wings and midges): `sigma[h]` is
+/// the slot in the second class of the piece that goes with the one in slot
+/// `h` of the first. `first[d]` and `second[d]` are piece `d`'s slots.
+pub fn relative12(first: &[u8; 12], second: &[u8; 12]) -> [u8; 12] {
+    let mut s = [0u8; 12];
+    for d in 0..12 {
+        s[first[d] as usize] = second[d];
+    }
+    s
+}
+
+/// `sigma` of [`relative12`] after a move that takes slot `h` of the first
+/// class to `first[h]` and slot `k` of the second to `second[k]`:
+/// `second . sigma . first^-1`.
+#[inline]
+pub fn relative12_moved(sigma: &[u8; 12], first: &[u8; 12], second: &[u8; 12]) -> [u8; 12] {
+    let mut out = [0u8; 12];
+    for h in 0..12 {
+        out[first[h] as usize] = second[sigma[h] as usize];
+    }
+    out
+}
+
 /// The binomial coefficient C(n, k) (0 when k > n).
 #[inline]
 pub fn choose(n: u64, k: u64) -> u64 {

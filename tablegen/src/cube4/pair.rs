@@ -32,10 +32,7 @@ impl PairAllSpace {
     /// `sigma` of a state given, per dedge, the high slot of its high wing and
     /// the low slot of its low wing; None if `sigma` is odd (not in the space).
     pub fn sigma(hi: &[u8; 12], lo: &[u8; 12]) -> Option<[u8; 12]> {
-        let mut s = [0u8; 12];
-        for d in 0..12 {
-            s[hi[d] as usize] = lo[d];
-        }
+        let s = crate::perm::relative12(hi, lo);
         (!odd(&s)).then_some(s)
     }
 
@@ -43,11 +40,7 @@ impl PairAllSpace {
     #[inline]
     pub fn apply(&self, sigma: &[u8; 12], i: usize) -> [u8; 12] {
         let (hi, lo) = &self.moves[i];
-        let mut out = [0u8; 12];
-        for h in 0..12 {
-            out[hi[h] as usize] = lo[sigma[h] as usize];
-        }
-        out
+        crate::perm::relative12_moved(sigma, hi, lo)
     }
 
     /// Rank of an even `sigma`.
