@@ -168,7 +168,7 @@ impl Default for Options {
             stage4_candidates: 400,
             stage4_grace: 1_000_000,
             stage5_grace: 1_000_000,
-            stage5_candidates: 8,
+            stage5_candidates: 16,
             finish_min: Duration::from_millis(20),
             finish_time: Duration::from_millis(100),
             trace: None,
