@@ -239,7 +239,11 @@ pub fn conj_sym(c: &CubieCube, s: usize) -> CubieCube {
 /// `S C S` for symmetry `s`: rotation `s % 4` of `rotations`, then the mirror
 /// when `s >= 4` (the mirror commutes with the half turns).
 fn conj_with(c: &CubieCube, rotations: &[CubieCube; 4], s: usize) -> CubieCube {
-    let d = conj(c, &rotations[s % 4]);
+    mirrored(conj(c, &rotations[s % 4]), s)
+}
+
+/// `d`, then the mirror when symmetry `s` has it (`s >= 4`).
+fn mirrored(d: CubieCube, s: usize) -> CubieCube {
     if s >= 4 {
         d.mirror_lr()
     } else {
@@ -252,12 +256,7 @@ fn conj_with(c: &CubieCube, rotations: &[CubieCube; 4], s: usize) -> CubieCube {
 /// whole product was most of their making.
 fn conj_part(c: &CubieCube, rotations: &[CubieCube; 4], s: usize, part: Pieces) -> CubieCube {
     let r = &rotations[s % 4];
-    let d = r.multiply_pieces(c, part).multiply_pieces(r, part);
-    if s >= 4 {
-        d.mirror_lr()
-    } else {
-        d
-    }
+    mirrored(r.multiply_pieces(c, part).multiply_pieces(r, part), s)
 }
 
 /// The symmetry tables, built once.
