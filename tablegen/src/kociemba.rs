@@ -317,17 +317,31 @@ pub fn sym8() -> &'static Sym8 {
             |x| CubieCube::with_slice_perm(x as u8),
             |c| c.slice_perm() as u16,
         );
-        Sym8 {
-            rotations,
-            flip: SymCoord::new(N_FLIP, flip),
-            twist: SymCoord::new(N_TWIST, twist),
-            cperm: SymCoord::new(N_PERM8, cperm),
-            udperm: SymCoord::new(N_PERM8, udperm),
-            twist_conj: table(N_TWIST, &twist),
-            slice_conj: table(N_SLICE, &slice),
-            sperm_conj: table(N_SPERM, &sperm),
-            ccomb_conj: table(N_CCOMB, &ccomb),
-        }
+        // The corner permutations' classes (about half the work) on a
+        // thread of their own: a plain thread, not rayon's, so that a rayon
+        // worker waiting on this `OnceLock` cannot starve it.
+        std::thread::scope(|scope| {
+            let corners = scope.spawn(|| SymCoord::new(N_PERM8, cperm));
+            let udperm = SymCoord::new(N_PERM8, udperm);
+            let twist_conj = table(N_TWIST, &twist);
+            let (flip, twist) = (SymCoord::new(N_FLIP, flip), SymCoord::new(N_TWIST, twist));
+            let slice_conj = table(N_SLICE, &slice);
+            let sperm_conj = table(N_SPERM, &sperm);
+            let ccomb_conj = table(N_CCOMB, &ccomb);
+            Sym8 {
+                rotations,
+                flip,
+                twist,
+                cperm: corners
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                udperm,
+                twist_conj,
+                slice_conj,
+                sperm_conj,
+                ccomb_conj,
+            }
+        })
     })
 }
 

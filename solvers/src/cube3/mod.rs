@@ -161,37 +161,36 @@ impl P2Moves {
                 .map(|&r| c.class_sym(coord(&cube(r).inverse()) as usize))
                 .collect()
         };
-        P2Moves {
-            cperm: table(
-                &k.cperm,
-                Pieces::Corners,
-                CubieCube::with_corner_perm,
-                CubieCube::corner_perm,
-            ),
-            udperm: table(
-                &k.udperm,
-                Pieces::Edges,
-                CubieCube::with_ud_edge_perm,
-                CubieCube::ud_edge_perm,
-            ),
-            symmove,
-            cinv: inverses(
-                &k.cperm,
-                CubieCube::with_corner_perm,
-                CubieCube::corner_perm,
-            ),
-            einv: inverses(
-                &k.udperm,
-                CubieCube::with_ud_edge_perm,
-                CubieCube::ud_edge_perm,
-            ),
-            crep_comb: k
-                .cperm
-                .rep
-                .iter()
-                .map(|&r| CubieCube::with_corner_perm(r).corner_comb() as u8)
-                .collect(),
-        }
+        // The corners' half on a second thread (each half reads one class
+        // table of `sym8`).
+        std::thread::scope(|scope| {
+            let corners = scope.spawn(|| {
+                let c = &k.cperm;
+                let (cube, coord) = (CubieCube::with_corner_perm, CubieCube::corner_perm);
+                (
+                    table(c, Pieces::Corners, cube, coord),
+                    inverses(c, cube, coord),
+                    (c.rep.iter())
+                        .map(|&r| cube(r).corner_comb() as u8)
+                        .collect(),
+                )
+            });
+            let e = &k.udperm;
+            let (cube, coord) = (CubieCube::with_ud_edge_perm, CubieCube::ud_edge_perm);
+            let udperm = table(e, Pieces::Edges, cube, coord);
+            let einv = inverses(e, cube, coord);
+            let (cperm, cinv, crep_comb) = corners
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            P2Moves {
+                cperm,
+                udperm,
+                symmove,
+                cinv,
+                einv,
+                crep_comb,
+            }
+        })
     }
 
     /// Index in the U/D edge perm x corner combination table of the inverse
@@ -229,7 +228,17 @@ impl Solver {
             })
         });
         let axis_cubie = axis_cubies();
-        let (mt, sym) = (move_tables(), sym8());
+        // The move tables beside the symmetry and phase-2 tables (which
+        // share out their own work between two threads).
+        let (mt, p2) = std::thread::scope(|scope| {
+            let mt = scope.spawn(move_tables);
+            let p2 = P2Moves::new();
+            (
+                mt.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                p2,
+            )
+        });
+        let sym = sym8();
         let with_class = |moves: &[u16], c: &SymCoord| -> Vec<u32> {
             moves
                 .iter()
@@ -241,7 +250,7 @@ impl Solver {
             sym8: sym,
             twist_mv: with_class(&mt.twist, &sym.twist),
             flip_mv: with_class(&mt.flip, &sym.flip),
-            p2: P2Moves::new(),
+            p2,
             tables,
             axis_moves,
             axis_rotation,
