@@ -332,9 +332,7 @@ pub fn sym8() -> &'static Sym8 {
                 rotations,
                 flip,
                 twist,
-                cperm: corners
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                cperm: crate::joined(corners),
                 udperm,
                 twist_conj,
                 slice_conj,

@@ -179,9 +179,7 @@ impl P2Moves {
             let (cube, coord) = (CubieCube::with_ud_edge_perm, CubieCube::ud_edge_perm);
             let udperm = table(e, Pieces::Edges, cube, coord);
             let einv = inverses(e, cube, coord);
-            let (cperm, cinv, crep_comb) = corners
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            let (cperm, cinv, crep_comb) = tablegen::joined(corners);
             P2Moves {
                 cperm,
                 udperm,
@@ -233,10 +231,7 @@ impl Solver {
         let (mt, p2) = std::thread::scope(|scope| {
             let mt = scope.spawn(move_tables);
             let p2 = P2Moves::new();
-            (
-                mt.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                p2,
-            )
+            (tablegen::joined(mt), p2)
         });
         let sym = sym8();
         let with_class = |moves: &[u16], c: &SymCoord| -> Vec<u32> {
