@@ -17,6 +17,8 @@
 //!
 //! // `--tables DIR`, else $CUBE_TABLES, else the workspace's tables/.
 //! let dir = tablegen::artifact::tables_dir(None);
+//! # // As a test: the tests' own directory, never tables/.
+//! # let dir = solvers::tables::test_tables_dir();
 //! let p = registry::find("3x3x3")?;
 //! let position = p.parse(&Input::Scramble("R U R' U' F2 D L2 B'"))?;
 //! let solver = p.load(&dir, true)?;
