@@ -27,6 +27,6 @@ cargo build --profile "$profile" -q --bin cubesolve
 bin="$PWD/target/$([ "$profile" = test ] && echo debug || echo "$profile")/cubesolve"
 for spec in "222,pyram 1000" "333 1000" "444 200" "555 100" "666,777 20" "40x40x40 3"; do
   set -- $spec
-  bash ci/cubingjs/check-solves.sh --bin "$bin" --puzzles "$1" --count "$2" 2>&1 | tee -a "$log" | tail -n 2
+  bash ci/cubingjs/check-solves.sh --bin "$bin" --tables "$PWD/target/test-tables" --puzzles "$1" --count "$2" 2>&1 | tee -a "$log" | tail -n 2
 done
 step "done"
