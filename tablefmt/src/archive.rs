@@ -138,15 +138,27 @@ pub(crate) fn hash128(bytes: &[u8]) -> u128 {
     twox_hash::XxHash3_128::oneshot(bytes)
 }
 
-/// The archived root of a file with these header fields and payload. The
-/// header's self-hash is computed here, so a value built from the fields read
-/// back from a file is the one the writer built.
+/// The archived root of a file with these header fields and payload.
 fn table_file(
     meta: &TableMeta,
     encoding: Encoding,
     checksum: [u8; 16],
     payload: Vec<u8>,
 ) -> TableFile {
+    TableFile {
+        header: header(meta, encoding, checksum),
+        payload: if encoding.is_dense() {
+            Payload::Dense(payload)
+        } else {
+            Payload::Fst(payload)
+        },
+    }
+}
+
+/// The header of a file with these fields. Its self-hash is computed here, so
+/// a value built from the fields read back from a file is the one the writer
+/// built.
+fn header(meta: &TableMeta, encoding: Encoding, checksum: [u8; 16]) -> Header {
     let tag = encoding.tag();
     let hh = header_hash(
         &meta.id,
@@ -158,30 +170,72 @@ fn table_file(
         &meta.generator,
         meta.meta.iter().map(|(k, v)| (k.as_str(), v.as_str())),
     );
-    TableFile {
-        header: Header {
-            id: meta.id.clone(),
-            definition_hash: meta.definition_hash,
-            states: meta.states,
-            histogram: meta.histogram.clone(),
-            encoding: tag,
-            checksum,
-            generator: meta.generator.clone(),
-            meta: meta
-                .meta
-                .iter()
-                .map(|(k, v)| MetaEntry {
-                    key: k.clone(),
-                    value: v.clone(),
-                })
-                .collect(),
-            header_hash: hh,
-        },
-        payload: if encoding.is_dense() {
-            Payload::Dense(payload)
-        } else {
-            Payload::Fst(payload)
-        },
+    Header {
+        id: meta.id.clone(),
+        definition_hash: meta.definition_hash,
+        states: meta.states,
+        histogram: meta.histogram.clone(),
+        encoding: tag,
+        checksum,
+        generator: meta.generator.clone(),
+        meta: meta
+            .meta
+            .iter()
+            .map(|(k, v)| MetaEntry {
+                key: k.clone(),
+                value: v.clone(),
+            })
+            .collect(),
+        header_hash: hh,
+    }
+}
+
+/// [`TableFile`] as the layout check rebuilds it: the same archive, byte for
+/// byte, but the payload is only a length. Its bytes, which the check skips
+/// (the checksum covers them), are written from a small block of zeros, so
+/// checking a table's layout allocates and touches nothing of the payload's
+/// size.
+#[derive(rkyv::Archive, rkyv::Serialize)]
+struct TableShape {
+    header: Header,
+    payload: PayloadShape,
+}
+
+/// [`Payload`] as a length (see [`TableShape`]).
+#[derive(rkyv::Archive, rkyv::Serialize)]
+enum PayloadShape {
+    Dense(#[rkyv(with = Unwritten)] usize),
+    Fst(#[rkyv(with = Unwritten)] usize),
+}
+
+/// Archives a length `n` as a `Vec<u8>` of `n` zeros would be archived,
+/// without the vector.
+struct Unwritten;
+
+impl rkyv::with::ArchiveWith<usize> for Unwritten {
+    type Archived = rkyv::vec::ArchivedVec<u8>;
+    type Resolver = rkyv::vec::VecResolver;
+
+    fn resolve_with(len: &usize, resolver: Self::Resolver, out: rkyv::Place<Self::Archived>) {
+        rkyv::vec::ArchivedVec::resolve_from_len(*len, resolver, out);
+    }
+}
+
+impl<S> rkyv::with::SerializeWith<usize, S> for Unwritten
+where
+    S: rkyv::rancor::Fallible + rkyv::ser::Writer + ?Sized,
+{
+    fn serialize_with(len: &usize, serializer: &mut S) -> Result<Self::Resolver, S::Error> {
+        // As a `[u8]` is written: aligned for `u8` (no padding), then its bytes.
+        static ZEROS: [u8; 1 << 16] = [0; 1 << 16];
+        let pos = rkyv::ser::WriterExt::align_for::<u8>(serializer)?;
+        let mut left = *len;
+        while left > 0 {
+            let n = left.min(ZEROS.len());
+            serializer.write(&ZEROS[..n])?;
+            left -= n;
+        }
+        Ok(rkyv::vec::VecResolver::from_pos(pos))
     }
 }
 
@@ -270,8 +324,8 @@ impl<E> rkyv::ser::Writer<E> for Compare<'_> {
 /// writer puts there for this header and payload length: the preamble, the
 /// archive's pointers and lengths, and the padding between and inside its
 /// objects, which neither rkyv's validation nor the header's self-hash look at.
-/// With [`check_checksum`] this covers every byte of the file. Nothing is
-/// allocated but a zeroed buffer of the payload's length, which is never read.
+/// With [`check_checksum`] this covers every byte of the file. Nothing of the
+/// payload's size is allocated ([`TableShape`]).
 pub(crate) fn check_layout(bytes: &[u8], parsed: &Parsed) -> Result<(), ErrorKind> {
     let h = &parsed.header;
     let meta = TableMeta {
@@ -282,12 +336,15 @@ pub(crate) fn check_layout(bytes: &[u8], parsed: &Parsed) -> Result<(), ErrorKin
         generator: h.generator.clone(),
         meta: h.meta.clone(),
     };
-    let file = table_file(
-        &meta,
-        h.encoding,
-        h.checksum.to_le_bytes(),
-        vec![0; parsed.payload.len()],
-    );
+    let len = parsed.payload.len();
+    let file = TableShape {
+        header: header(&meta, h.encoding, h.checksum.to_le_bytes()),
+        payload: if h.encoding.is_dense() {
+            PayloadShape::Dense(len)
+        } else {
+            PayloadShape::Fst(len)
+        },
+    };
     let mut cmp = Compare {
         file: bytes,
         pos: 0,

@@ -256,9 +256,12 @@ impl SplitEo {
                     .ok_or(ModelError::Symmetry("the symmetries are not a group"))
             })
             .collect::<Result<_, _>>()?;
-        let mut class_of = vec![u32::MAX; LOW_SETS as usize];
-        let mut reps = Vec::new();
-        let mut stabs = Vec::new();
+        // Built at every load: 2 MB pages (fewer faults) and room for every
+        // class from the start (no copies as they grow).
+        let mut class_of = crate::huge_vec(LOW_SETS as usize);
+        class_of.resize(LOW_SETS as usize, u32::MAX);
+        let mut reps = Vec::with_capacity(SPLIT_EO_CLASSES as usize);
+        let mut stabs = Vec::with_capacity(SPLIT_EO_CLASSES as usize);
         // Masks of 12 bits in increasing order are in rank (colex) order.
         let mut m: u32 = 0xfff;
         for r in 0..LOW_SETS {
