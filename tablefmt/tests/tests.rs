@@ -232,6 +232,35 @@ fn every_changed_byte_is_refused() {
     assert!(padding_named > 0, "no padding byte found");
 }
 
+/// The layout check writes a payload's place in blocks of 64 KB: files whose
+/// payload spans several blocks (and ends inside one) open, and every changed
+/// byte outside their payload is still refused.
+#[test]
+fn layouts_of_payloads_longer_than_the_check_block_are_checked() {
+    let files = [
+        dense_file("blocks", Encoding::Byte, (1 << 16) * 3 + 5),
+        dense_file("blocks", Encoding::Nibble, (1 << 17) + 1),
+        fst_file("blocks", 20_000),
+    ];
+    for good in &files {
+        let payload = payload_range(good);
+        assert!(
+            payload.len() > 1 << 16,
+            "payload of {} bytes",
+            payload.len()
+        );
+        for at in (0..good.len()).filter(|at| !payload.contains(at)) {
+            let mut bad = good.clone();
+            bad[at] ^= 0x40;
+            assert!(
+                Table::from_bytes(&bad, &OpenOptions::default()).is_err(),
+                "byte {at} of {} changed, and the file opened",
+                good.len()
+            );
+        }
+    }
+}
+
 #[test]
 fn streamed_dense_files_equal_encoded_ones() {
     let dir = tempfile::tempdir().unwrap();
