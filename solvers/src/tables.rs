@@ -373,10 +373,37 @@ pub fn load_or_build(id: &str, dir: &Path, quiet: bool) -> Result<DistanceTable,
         Opened::Sharded(table) => Ok(DistanceTable(Backing::Sharded(table))),
         Opened::Built(out) => match out.data {
             Built::Dense(v) => Ok(DistanceTable(Backing::Owned(v))),
-            Built::Sparse(_) | Built::DenseFile(_) => Err(TableError::Build(
+            Built::Sparse(_) | Built::DenseFile(_) | Built::Words(_) => Err(TableError::Build(
                 id.into(),
-                "not a dense table in memory".into(),
+                "not a dense table of distances in memory".into(),
             )),
+        },
+    }
+}
+
+/// Opens (or builds) the word table `id` from `dir` ([`tablefmt::Encoding::Word`]:
+/// one 32-bit value per rank, not a distance): mapped, or as built.
+pub fn load_words(id: &str, dir: &Path, quiet: bool) -> Result<tablegen::Words, TableError> {
+    let wrong = |what: String| TableError::WrongKind {
+        path: tablegen::artifact::artifact_path(dir, id)
+            .display()
+            .to_string(),
+        msg: format!("{what} where a table of words is needed"),
+    };
+    match open_or_build(id, dir, quiet)? {
+        Opened::Mapped(table) if table.words().is_some() => {
+            Ok(tablegen::Words::Mapped(Box::new(table)))
+        }
+        Opened::Mapped(table) => Err(wrong(format!("a table in {}", table.encoding()))),
+        Opened::Sharded(table) => Err(wrong(format!(
+            "a sharded table ({})",
+            table.index().encoding
+        ))),
+        Opened::Built(out) => match out.data {
+            Built::Words(v) => Ok(tablegen::Words::Owned(v)),
+            Built::Dense(_) | Built::DenseFile(_) | Built::Sparse(_) => {
+                Err(TableError::Build(id.into(), "not a table of words".into()))
+            }
         },
     }
 }
@@ -454,7 +481,7 @@ pub fn load_sparse(id: &str, dir: &Path, quiet: bool) -> Result<SparseTable, Tab
         }),
         Opened::Built(out) => match out.data {
             Built::Sparse(v) => Ok(SparseTable(SparseBacking::Owned(v.into_iter().collect()))),
-            Built::Dense(_) | Built::DenseFile(_) => {
+            Built::Dense(_) | Built::DenseFile(_) | Built::Words(_) => {
                 Err(TableError::Build(id.into(), "not a sparse table".into()))
             }
         },

@@ -382,12 +382,28 @@ pub(crate) fn encode_dense(
         )
         .into());
     }
-    if values.len() as u64 != meta.states {
+    check_dense_size(meta, values.len(), encoding)?;
+    let payload = pack_dense(values, encoding)?;
+    encode(meta, encoding, payload)
+}
+
+/// See [`crate::encode_words`].
+pub(crate) fn encode_words(meta: &TableMeta, values: &[u32]) -> Result<Vec<u8>, FormatError> {
+    check_dense_size(meta, values.len(), Encoding::Word)?;
+    encode(meta, Encoding::Word, crate::encoding::pack_words(values))
+}
+
+/// `values` values for a dense table of `meta.states` states, in a file
+/// within [`MAX_FILE_BYTES`].
+fn check_dense_size(
+    meta: &TableMeta,
+    values: usize,
+    encoding: Encoding,
+) -> Result<(), FormatError> {
+    if values as u64 != meta.states {
         return Err(ErrorKind::Invalid(format!(
             "table {:?}: {} values given for {} states",
-            meta.id,
-            values.len(),
-            meta.states
+            meta.id, values, meta.states
         ))
         .into());
     }
@@ -400,8 +416,7 @@ pub(crate) fn encode_dense(
         }
         .into());
     }
-    let payload = pack_dense(values, encoding)?;
-    encode(meta, encoding, payload)
+    Ok(())
 }
 
 /// A serialiser's writer that puts what it writes into a file at the same
@@ -523,10 +538,10 @@ pub(crate) fn stage_dense_from(
     values: &mut dyn std::io::Read,
 ) -> Result<(crate::StagedFile, u64, u128), FormatError> {
     use std::io::{Seek, SeekFrom, Write};
-    if !encoding.is_dense() {
-        return Err(ErrorKind::Invalid(
-            "write_dense_from needs a dense encoding; use encode_fst for fst".into(),
-        )
+    if encoding.max_value().is_none() {
+        return Err(ErrorKind::Invalid(format!(
+            "write_dense_from writes byte values; a table in {encoding} is encoded whole"
+        ))
         .into());
     }
     let len = encoding.packed_len(meta.states).unwrap_or(0);

@@ -16,7 +16,10 @@ use std::str::FromStr;
 /// | `Trit` | 0..=2 | 1.6 | byte `i/5` = Σ v<sub>k</sub>·3<sup>k</sup>, digit `i%5` |
 /// | `Byte` | 0..=255 | 8 | byte `i` |
 ///
-/// Unused slots of the last byte hold 0. `Fst` is the sparse encoding: an
+/// Unused slots of the last byte hold 0. `Word` is dense too, but its values
+/// are not distances: one 32-bit little-endian word per state (a class index,
+/// a symmetry, a move table's entry), written with [`pack_words`] and read
+/// with [`WordView`] or [`word`]. `Fst` is the sparse encoding: an
 /// [`fst::Map`] from packed state bytes to `u64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -31,16 +34,19 @@ pub enum Encoding {
     Byte,
     /// Sparse: an FST map from key bytes to `u64`.
     Fst,
+    /// 32 bits per state, little-endian: any `u32` (not a distance).
+    Word,
 }
 
 impl Encoding {
     /// All encodings, in tag order.
-    pub const ALL: [Encoding; 5] = [
+    pub const ALL: [Encoding; 6] = [
         Encoding::Nibble,
         Encoding::Crumb,
         Encoding::Trit,
         Encoding::Byte,
         Encoding::Fst,
+        Encoding::Word,
     ];
 
     /// Storage cost of one state in bits (dense encodings); `0.0` for `Fst`, whose
@@ -51,18 +57,20 @@ impl Encoding {
             Encoding::Crumb => 2.0,
             Encoding::Trit => 1.6,
             Encoding::Byte => 8.0,
+            Encoding::Word => 32.0,
             Encoding::Fst => 0.0,
         }
     }
 
-    /// The largest value a dense encoding stores; `None` for `Fst`.
+    /// The largest value a byte-valued dense encoding stores; `None` for
+    /// `Fst` and `Word` (whose values are 32-bit words, not bytes).
     pub fn max_value(self) -> Option<u8> {
         match self {
             Encoding::Nibble => Some(15),
             Encoding::Crumb => Some(3),
             Encoding::Trit => Some(2),
             Encoding::Byte => Some(255),
-            Encoding::Fst => None,
+            Encoding::Fst | Encoding::Word => None,
         }
     }
 
@@ -71,23 +79,27 @@ impl Encoding {
         self != Encoding::Fst
     }
 
-    /// How many states share one byte (dense encodings); `None` for `Fst`.
+    /// How many states share one byte (the byte-valued dense encodings);
+    /// `None` for `Fst` and `Word` (four bytes a state).
     pub fn states_per_byte(self) -> Option<u64> {
         match self {
             Encoding::Nibble => Some(2),
             Encoding::Crumb => Some(4),
             Encoding::Trit => Some(5),
             Encoding::Byte => Some(1),
-            Encoding::Fst => None,
+            Encoding::Fst | Encoding::Word => None,
         }
     }
 
     /// Payload length in bytes of a dense table of `states` states; `None` for `Fst`.
     pub fn packed_len(self, states: u64) -> Option<u64> {
-        self.states_per_byte().map(|k| states.div_ceil(k))
+        match self {
+            Encoding::Word => states.checked_mul(4),
+            _ => self.states_per_byte().map(|k| states.div_ceil(k)),
+        }
     }
 
-    /// The lower-case name (`nibble`, `crumb`, `trit`, `byte`, `fst`).
+    /// The lower-case name (`nibble`, `crumb`, `trit`, `byte`, `fst`, `word`).
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Nibble => "nibble",
@@ -95,6 +107,7 @@ impl Encoding {
             Encoding::Trit => "trit",
             Encoding::Byte => "byte",
             Encoding::Fst => "fst",
+            Encoding::Word => "word",
         }
     }
 
@@ -106,6 +119,7 @@ impl Encoding {
             Encoding::Trit => 2,
             Encoding::Byte => 3,
             Encoding::Fst => 4,
+            Encoding::Word => 5,
         }
     }
 
@@ -129,7 +143,7 @@ impl fmt::Display for ParseEncodingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown encoding {:?} (expected nibble, crumb, trit, byte or fst)",
+            "unknown encoding {:?} (expected nibble, crumb, trit, byte, word or fst)",
             self.0
         )
     }
@@ -189,10 +203,14 @@ const POW3: [u8; 5] = [1, 3, 9, 27, 81];
 /// Packs one value per state into a dense payload.
 ///
 /// Fails with [`ErrorKind::ValueOutOfRange`] on the first value the encoding cannot
-/// hold, and with [`ErrorKind::Invalid`] for [`Encoding::Fst`].
+/// hold, and with [`ErrorKind::Invalid`] for [`Encoding::Fst`] and
+/// [`Encoding::Word`] (whose values are words: [`pack_words`]).
 pub fn pack_dense(values: &[u8], encoding: Encoding) -> Result<Vec<u8>, FormatError> {
     let Some(max) = encoding.max_value() else {
-        return Err(ErrorKind::Invalid("fst is not a dense encoding".into()).into());
+        return Err(ErrorKind::Invalid(format!(
+            "{encoding} is not a dense encoding of byte values"
+        ))
+        .into());
     };
     if let Some(index) = values.iter().position(|&v| v > max) {
         return Err(ErrorKind::ValueOutOfRange {
@@ -228,8 +246,66 @@ pub fn pack_dense(values: &[u8], encoding: Encoding) -> Result<Vec<u8>, FormatEr
                     .fold(0u8, |acc, (k, &v)| acc + v * POW3[k])
             })
             .collect(),
-        Encoding::Fst => unreachable!("checked above"),
+        Encoding::Fst | Encoding::Word => unreachable!("checked above"),
     })
+}
+
+/// Packs one 32-bit value per state into a [`Encoding::Word`] payload
+/// (little-endian).
+pub fn pack_words(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// Value `i` of a word payload (see [`Encoding::Word`]), for hot loops that
+/// hold the payload bytes directly.
+///
+/// # Panics
+/// If `4 * i + 4` is beyond `packed`.
+#[inline(always)]
+pub fn word(packed: &[u8], i: usize) -> u32 {
+    let b = &packed[4 * i..4 * i + 4];
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+/// A read-only view of a [`Encoding::Word`] payload: `get(i)` is O(1).
+#[derive(Clone, Copy, Debug)]
+pub struct WordView<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> WordView<'a> {
+    /// A view of `packed` holding `states` words, or `None` if its length is
+    /// not `4 * states`.
+    pub fn new(packed: &'a [u8], states: u64) -> Option<Self> {
+        (Encoding::Word.packed_len(states) == Some(packed.len() as u64))
+            .then_some(WordView { data: packed })
+    }
+
+    /// The value of state `i`.
+    ///
+    /// # Panics
+    /// If `i >= self.len()` (like slice indexing).
+    #[inline]
+    pub fn get(&self, i: u64) -> u32 {
+        word(self.data, i as usize)
+    }
+
+    /// The number of states.
+    pub fn len(&self) -> u64 {
+        self.data.len() as u64 / 4
+    }
+
+    /// Whether the table has no states.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// All values in state order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + 'a {
+        let data = self.data;
+        data.chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
 }
 
 /// Unpacks a dense payload of `states` values (the inverse of [`pack_dense`]).
@@ -240,7 +316,8 @@ pub fn unpack_dense(packed: &[u8], encoding: Encoding, states: u64) -> Option<Ve
     Some(view.iter().collect())
 }
 
-/// A read-only view of a dense payload: `get(i)` is O(1) and allocation-free.
+/// A read-only view of a dense payload of byte values (every dense encoding
+/// but [`Encoding::Word`]): `get(i)` is O(1) and allocation-free.
 #[derive(Clone, Copy, Debug)]
 pub struct DenseView<'a> {
     data: &'a [u8],
@@ -250,8 +327,9 @@ pub struct DenseView<'a> {
 
 impl<'a> DenseView<'a> {
     /// A view of `packed` holding `states` values, or `None` if the encoding is not
-    /// dense or the length is not exactly [`Encoding::packed_len`].
+    /// dense with byte values or the length is not exactly [`Encoding::packed_len`].
     pub fn new(packed: &'a [u8], encoding: Encoding, states: u64) -> Option<Self> {
+        encoding.max_value()?;
         let want = encoding.packed_len(states)?;
         (packed.len() as u64 == want).then_some(DenseView {
             data: packed,
@@ -279,7 +357,7 @@ impl<'a> DenseView<'a> {
             Encoding::Crumb => (self.data[i / 4] >> (2 * (i % 4))) & 0x03,
             Encoding::Trit => TRIT_DIGITS[usize::from(self.data[i / 5])][i % 5],
             Encoding::Byte => self.data[i],
-            Encoding::Fst => unreachable!("a DenseView is never Fst"),
+            Encoding::Fst | Encoding::Word => unreachable!("a DenseView is never Fst or Word"),
         }
     }
 
@@ -338,7 +416,7 @@ mod tests {
         assert_eq!("TRIT".parse::<Encoding>().unwrap(), Encoding::Trit);
         let err = "quad".parse::<Encoding>().unwrap_err();
         assert!(err.to_string().contains("quad"));
-        assert_eq!(Encoding::from_tag(5), None);
+        assert_eq!(Encoding::from_tag(6), None);
     }
 
     #[test]
@@ -349,6 +427,7 @@ mod tests {
         assert_eq!(Encoding::Trit.packed_len(6), Some(2));
         assert_eq!(Encoding::Byte.packed_len(5), Some(5));
         assert_eq!(Encoding::Fst.packed_len(5), None);
+        assert_eq!(Encoding::Word.packed_len(5), Some(20));
         assert_eq!(Encoding::Trit.packed_len(0), Some(0));
     }
 
@@ -384,6 +463,20 @@ mod tests {
         assert!(pack_dense(&[4], Encoding::Crumb).is_err());
         assert!(pack_dense(&[255], Encoding::Byte).is_ok());
         assert!(pack_dense(&[0], Encoding::Fst).is_err());
+        assert!(pack_dense(&[0], Encoding::Word).is_err());
+    }
+
+    #[test]
+    fn words_are_little_endian() {
+        let vals = [0u32, 1, 0x0403_0201, u32::MAX];
+        let p = pack_words(&vals);
+        assert_eq!(&p[8..12], [1, 2, 3, 4]);
+        let v = WordView::new(&p, 4).unwrap();
+        assert_eq!(v.iter().collect::<Vec<_>>(), vals);
+        assert_eq!(v.get(2), 0x0403_0201);
+        assert_eq!(word(&p, 3), u32::MAX);
+        assert!(WordView::new(&p, 5).is_none());
+        assert!(DenseView::new(&p, Encoding::Word, 4).is_none());
     }
 
     #[test]

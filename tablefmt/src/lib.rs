@@ -80,7 +80,10 @@ mod shards;
 mod staged;
 mod table;
 
-pub use encoding::{pack_dense, trit, unpack_dense, DenseView, Encoding, ParseEncodingError};
+pub use encoding::{
+    pack_dense, pack_words, trit, unpack_dense, word, DenseView, Encoding, ParseEncodingError,
+    WordView,
+};
 pub use error::{io_reason, ErrorKind, FormatError};
 pub use files::{
     build_fst, checksum_hex, compress_file, decompress_file, file_kind, file_sha256,
@@ -137,6 +140,13 @@ pub fn encode_dense(
     encoding: Encoding,
 ) -> Result<Vec<u8>, FormatError> {
     archive::encode_dense(meta, values, encoding)
+}
+
+/// Encodes a [`Encoding::Word`] table (one 32-bit value per state, not a
+/// distance): returns the whole file's bytes. `values.len()` must equal
+/// `meta.states`; what `meta.histogram` counts is the caller's to say.
+pub fn encode_words(meta: &TableMeta, values: &[u32]) -> Result<Vec<u8>, FormatError> {
+    archive::encode_words(meta, values)
 }
 
 /// Writes a dense table to `path` atomically, reading its `meta.states`

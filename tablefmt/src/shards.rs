@@ -103,8 +103,10 @@ pub fn write_dense_sharded_from(
     let name = name_of(index)?;
     let dir = index.parent().unwrap_or(Path::new("."));
     let invalid = |msg: String| FormatError::new(Some(index), ErrorKind::Invalid(msg));
-    if !encoding.is_dense() {
-        return Err(invalid("only dense tables are sharded".into()));
+    if encoding.max_value().is_none() {
+        return Err(invalid(format!(
+            "only dense tables of byte values are sharded, not {encoding}"
+        )));
     }
     // The most ranks a shard can hold: the frame's bytes (with room for the
     // longest place keys) off the limit, the payload rounded down to whole

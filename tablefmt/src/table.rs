@@ -314,6 +314,15 @@ impl Table {
         DenseView::new(self.payload(), self.info.encoding, self.info.states)
     }
 
+    /// The words of a [`Encoding::Word`] table, or `None` for any other.
+    #[inline]
+    pub fn words(&self) -> Option<crate::WordView<'_>> {
+        if self.info.encoding != Encoding::Word {
+            return None;
+        }
+        crate::WordView::new(self.payload(), self.info.states)
+    }
+
     /// The FST map (zero-copy over the mapped bytes), or `None` for a dense table.
     pub fn fst(&self) -> Option<fst::Map<&[u8]>> {
         if self.info.encoding != Encoding::Fst {

@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tablefmt::{
     build_fst, checksum_hex, commit_all, compress_file, decompress_file, dense_file_len,
-    encode_dense, encode_fst, read_header, remove_stale_temp_files, sha256_hex, stale_temp_files,
-    verify, write_atomic, write_dense_from, write_dense_sharded_from, Encoding, ErrorKind,
-    FormatError, OpenOptions, ShardedTable, StagedFile, Table, TableMeta, MAX_FILE_BYTES,
+    encode_dense, encode_fst, encode_words, read_header, remove_stale_temp_files, sha256_hex,
+    stale_temp_files, verify, write_atomic, write_dense_from, write_dense_sharded_from, Encoding,
+    ErrorKind, FormatError, OpenOptions, ShardedTable, StagedFile, Table, TableMeta,
+    MAX_FILE_BYTES,
 };
 
 const DENSE: [Encoding; 4] = [
@@ -230,6 +231,59 @@ fn every_changed_byte_is_refused() {
         }
     }
     assert!(padding_named > 0, "no padding byte found");
+}
+
+fn word_values(n: usize, seed: u64) -> Vec<u32> {
+    let mut r = Rng(seed | 1);
+    (0..n).map(|_| r.next() as u32).collect()
+}
+
+/// A word table (32-bit values, not distances) reads back value for value,
+/// from memory and from a file; it has no byte view, the byte-valued
+/// writers refuse its encoding, and every changed byte outside its payload
+/// is refused (inside it, the checksum's).
+#[test]
+fn word_tables_round_trip_and_are_checked() {
+    let vals = word_values(1_001, 5);
+    let good = encode_words(&meta("words", 1_001), &vals).unwrap();
+    let t = Table::from_bytes(&good, &OpenOptions::default()).unwrap();
+    assert_eq!(t.encoding(), Encoding::Word);
+    assert!(t.dense().is_none() && t.fst().is_none());
+    let w = t.words().unwrap();
+    assert_eq!(w.len(), 1_001);
+    assert_eq!(w.iter().collect::<Vec<_>>(), vals);
+    assert_eq!(w.get(1_000), vals[1_000]);
+    assert_eq!(t.payload().len(), 4 * 1_001);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("words.tbl");
+    write_atomic(&path, &good).unwrap();
+    let t = open_default(&path).unwrap();
+    assert_eq!(t.words().unwrap().iter().collect::<Vec<_>>(), vals);
+    // A dense byte table has no word view.
+    let bytes = dense_file("bytes", Encoding::Byte, 8);
+    let t = Table::from_bytes(&bytes, &OpenOptions::default()).unwrap();
+    assert!(t.words().is_none());
+    // The wrong count, and the byte-valued writers.
+    assert!(encode_words(&meta("words", 1_000), &vals).is_err());
+    assert!(encode_dense(&meta("w", 3), &[1, 2, 3], Encoding::Word).is_err());
+    let e = write_dense_from(
+        &dir.path().join("w2.tbl"),
+        &meta("w", 3),
+        &mut &[1u8, 2, 3][..],
+        Encoding::Word,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("word"), "{e}");
+    assert!(!dir.path().join("w2.tbl").exists());
+    let small = encode_words(&meta("words", 9), &word_values(9, 3)).unwrap();
+    for at in 0..small.len() {
+        let mut bad = small.clone();
+        bad[at] ^= 0x10;
+        assert!(
+            Table::from_bytes(&bad, &OpenOptions::default()).is_err(),
+            "byte {at} changed, and the file opened"
+        );
+    }
 }
 
 /// The layout check writes a payload's place in blocks of 64 KB: files whose

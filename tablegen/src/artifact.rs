@@ -205,6 +205,7 @@ fn table_meta(def: &TableDef, out: &BuildOutput) -> TableMeta {
         Built::Dense(values) => values.len() as u64,
         Built::DenseFile(path) => std::fs::metadata(path).map_or(out.states(), |m| m.len()),
         Built::Sparse(_) => out.states(),
+        Built::Words(words) => words.len() as u64,
     };
     TableMeta {
         id: def.id.to_string(),
@@ -283,6 +284,7 @@ pub fn encode(def: &TableDef, out: &BuildOutput) -> Result<Vec<u8>, tablefmt::Fo
             let fst = tablefmt::build_fst(entries.iter().map(|(k, v)| (k.as_slice(), *v)))?;
             tablefmt::encode_fst(&meta, fst)
         }
+        Built::Words(words) => tablefmt::encode_words(&meta, words),
     }
 }
 
@@ -446,14 +448,15 @@ pub fn write(
     let old_shards = shard_files(&index);
     let meta = table_meta(def, out);
     let fits = match &out.data {
-        Built::Sparse(_) => true,
+        // Encoded whole: one file, or the writer's error if it is too large.
+        Built::Sparse(_) | Built::Words(_) => true,
         _ => {
             tablefmt::dense_file_len(&meta, def.encoding)?
                 <= max_file_bytes.min(tablefmt::MAX_FILE_BYTES)
         }
     };
     let written = match (&out.data, fits) {
-        (Built::Sparse(_), _) | (Built::Dense(_), true) => {
+        (Built::Sparse(_) | Built::Words(_), _) | (Built::Dense(_), true) => {
             let bytes = encode(def, out)?;
             tablefmt::write_atomic(&path, &bytes)?;
             Written::File(bytes.len() as u64)
@@ -467,9 +470,9 @@ pub fn write(
                     })?;
                     Box::new(std::io::BufReader::with_capacity(1 << 20, f))
                 }
-                Built::Sparse(_) => {
+                Built::Sparse(_) | Built::Words(_) => {
                     return Err(tablefmt::ErrorKind::Invalid(
-                        "a sparse table is never sharded".into(),
+                        "a sparse or word table is never sharded".into(),
                     )
                     .into())
                 }

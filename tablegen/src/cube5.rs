@@ -317,6 +317,10 @@ pub enum Reduction5 {
     /// X-centres ([`crate::pair5::Last8CentresSpace`]): goal, paired and
     /// solved.
     Last8Centres,
+    /// Not distances: the classes of [`Reduction5::SplitEo`] as words
+    /// ([`crate::split5::SplitEo::words`]), so that a solver maps them
+    /// instead of finding them at every load.
+    SplitEoClasses,
 }
 
 /// C(24, 12): sets of 12 wing slots.
@@ -344,6 +348,7 @@ impl Reduction5 {
             Reduction5::EFour => "5x5x5-tredges four midges (slot order) with their high and low wings, all in the R/L layers' eight dedges, up to the rotations none x2 y2 z2 rank=class(colex(8c4)*1680+high placement)*1680+rotated low placement goal=paired in the E slice".into(),
             Reduction5::Last8 => "5x5x5-tredges U/D-layer high and low wings -> midge slot, equal parity, up to the slot symmetries of the moves rank=offset(class(high))+index of least low goal=identity".into(),
             Reduction5::Last8Centres => "5x5x5-tredges U/D-layer low wings -> midge slot with t- and x-centres U,D (U marked) rank=(lehmer8*70+colex(t,8c4))*70+colex(x,8c4) goal=identity, solved".into(),
+            Reduction5::SplitEoClasses => format!("words, the classes of ({}): per colex(24c12) rank below C(23,12) class<<5|symmetry taking it to the class's least mask, then per class its least mask, then per class the bits of the symmetries fixing it", Reduction5::SplitEo.describe()),
         }
     }
 
@@ -362,6 +367,7 @@ impl Reduction5 {
             Reduction5::Sides => crate::pair5::SIDE_STATES,
             Reduction5::Last8 => crate::pair5::LAST8_STATES,
             Reduction5::Last8Centres => crate::pair5::LAST8_CENTRES_STATES,
+            Reduction5::SplitEoClasses => crate::split5::SPLIT_EO_CLASS_WORDS,
         }
     }
 }

@@ -68,6 +68,52 @@ pub fn prefetch<T>(items: &[T], i: usize) {
     let _ = (items, i);
 }
 
+/// The values of a table of words ([`tablefmt::Encoding::Word`]): built in
+/// this process, or its file memory-mapped.
+pub enum Words {
+    /// Built here.
+    Owned(Vec<u32>),
+    /// A checked word table, mapped (boxed: the table's handle is large).
+    Mapped(Box<tablefmt::Table>),
+}
+
+impl Words {
+    /// Value `i`.
+    ///
+    /// # Panics
+    /// If `i >= self.len()`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u32 {
+        match self {
+            Words::Owned(v) => v[i],
+            Words::Mapped(t) => tablefmt::word(t.payload(), i),
+        }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            Words::Owned(v) => v.len(),
+            Words::Mapped(t) => t.payload().len() / 4,
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// All values, in order.
+    pub fn to_vec(&self) -> Vec<u32> {
+        match self {
+            Words::Owned(v) => v.clone(),
+            Words::Mapped(t) => (0..self.len())
+                .map(|i| tablefmt::word(t.payload(), i))
+                .collect(),
+        }
+    }
+}
+
 /// An empty vector with room for `cap` items whose buffer the kernel is asked
 /// to back with 2 MB pages (Linux transparent huge pages, on request): filling
 /// tens of megabytes then takes tens of page faults instead of thousands.

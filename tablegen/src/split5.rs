@@ -47,6 +47,11 @@ const LOW_SETS: u64 = 1_352_078;
 /// Entries of `5x5x5-split-eo`: classes x 2^11 flips.
 pub const SPLIT_EO_ENTRIES: u64 = SPLIT_EO_CLASSES * 2048;
 
+/// Words of `5x5x5-split-eo-classes` ([`SplitEo::words`]): a class and
+/// symmetry per split without slot 23, then each class's least mask and
+/// stabiliser.
+pub const SPLIT_EO_CLASS_WORDS: u64 = LOW_SETS + 2 * SPLIT_EO_CLASSES;
+
 /// One symmetry acting on the two coordinates: wing slot `s` goes to
 /// `wings[s]`, midge slot `s` to `mids[s]`, then the masks are XORed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,22 +178,92 @@ pub struct SplitEo {
     mask_acts: Vec<([[u32; 256]; 3], u32)>,
     /// Per symmetry, the flips' image (`eo_acts[k * 4096 + mask]`).
     eo_acts: Vec<u16>,
-    /// Per rank of a split without slot 23 (the first C(23,12) ranks): its
-    /// class and a symmetry taking it to the class's least mask (`class << 5
-    /// | k`). A split with slot 23 is read as its swap (the complement, the
-    /// flips all turned), one of the symmetries.
-    class_of: Vec<u32>,
-    /// Per class: its least mask.
-    pub reps: Vec<u32>,
-    /// Per class: the symmetries fixing its least mask, as bits.
-    stabs: Vec<u32>,
+    /// The classes ([`SplitEo::words`]): per rank of a split without slot
+    /// 23 (the first C(23,12) ranks), its class and a symmetry taking it to
+    /// the class's least mask (`class << 5 | k`; a split with slot 23 is
+    /// read as its swap, the complement with the flips all turned, one of
+    /// the symmetries); then per class its least mask; then per class the
+    /// symmetries fixing its least mask, as bits.
+    classes: crate::Words,
 }
+
+/// Where the least masks start in [`SplitEo::words`].
+const REPS_AT: usize = LOW_SETS as usize;
+/// Where the stabilisers start in [`SplitEo::words`].
+const STABS_AT: usize = (LOW_SETS + SPLIT_EO_CLASSES) as usize;
 
 impl SplitEo {
     /// The space under `moves` (stage 3's), its symmetries checked: each
     /// maps every move to a move (on a sample of states) and the goal to
-    /// the goal or its swapped form.
+    /// the goal or its swapped form; its classes found (about 1.35 million
+    /// splits, each given its class).
     pub fn new(moves: &[Move]) -> Result<SplitEo, ModelError> {
+        let (mut space, inverse) = SplitEo::without_classes(moves)?;
+        space.find_classes(&inverse);
+        Ok(space)
+    }
+
+    /// The space under `moves` with its classes as [`SplitEo::words`] gave
+    /// them (the table `5x5x5-split-eo-classes`): nothing is searched. The
+    /// words are checked for their count and, on a sample, against the
+    /// symmetries: the symmetry the words give 64 sampled splits takes each
+    /// to its class's least mask, and the stabilisers of those classes and
+    /// of the solved one are the symmetries that fix their least masks.
+    pub fn with_classes(moves: &[Move], words: crate::Words) -> Result<SplitEo, ModelError> {
+        const BAD: ModelError =
+            ModelError::Symmetry("the split's classes do not match its symmetries");
+        if words.len() as u64 != SPLIT_EO_CLASS_WORDS {
+            return Err(BAD);
+        }
+        let (mut space, _) = SplitEo::without_classes(moves)?;
+        space.classes = words;
+        // Spot checks: the least mask of class 0 is solved's; sampled
+        // splits' entries name their class and a symmetry taking them to
+        // its least mask; a class's stabiliser is the symmetries that fix
+        // its least mask.
+        let stab_ok = |c: usize| {
+            let rep = space.rep(c);
+            (0..SPLIT_EO_SYMS)
+                .all(|t| (space.stab(c) >> t & 1 == 1) == (space.act(t, rep, 0).0 == rep))
+        };
+        if space.rep(0) != 0xfff || !stab_ok(0) {
+            return Err(BAD);
+        }
+        for j in 0..64u64 {
+            let (m, _) = sample(j);
+            let m = if m >> 23 == 0 { m } else { !m & 0xff_ffff };
+            let k = space.classes.get(space.split.rank(m) as usize);
+            let (c, sym) = ((k >> 5) as usize, k as usize & 31);
+            if c as u64 >= SPLIT_EO_CLASSES || space.act(sym, m, 0).0 != space.rep(c) || !stab_ok(c)
+            {
+                return Err(BAD);
+            }
+        }
+        Ok(space)
+    }
+
+    /// Class `c`'s least mask.
+    #[inline]
+    pub fn rep(&self, c: usize) -> u32 {
+        self.classes.get(REPS_AT + c)
+    }
+
+    /// The symmetries fixing class `c`'s least mask, as bits.
+    #[inline]
+    fn stab(&self, c: usize) -> u32 {
+        self.classes.get(STABS_AT + c)
+    }
+
+    /// The classes as words: per split without slot 23 (colex rank), its
+    /// class and a symmetry taking it to the class's least mask (`class << 5
+    /// | k`); then each class's least mask; then each class's stabiliser (bit
+    /// `k`: symmetry `k` fixes the least mask).
+    pub fn words(&self) -> Vec<u32> {
+        self.classes.to_vec()
+    }
+
+    /// Everything but the classes, and each symmetry's inverse.
+    fn without_classes(moves: &[Move]) -> Result<(SplitEo, Vec<usize>), ModelError> {
         let split = WingsSplitSpace::new(moves)?;
         let eo = MidgeEoSpace::new(moves)?;
         let eo_moves: Vec<u16> = (0..moves.len())
@@ -256,9 +331,23 @@ impl SplitEo {
                     .ok_or(ModelError::Symmetry("the symmetries are not a group"))
             })
             .collect::<Result<_, _>>()?;
-        // Built at every load: 2 MB pages (fewer faults) and room for every
-        // class from the start (no copies as they grow).
-        let mut class_of = crate::huge_vec(LOW_SETS as usize);
+        Ok((
+            SplitEo {
+                split,
+                eo_moves,
+                mask_acts,
+                eo_acts,
+                classes: crate::Words::Owned(Vec::new()),
+            },
+            inverse,
+        ))
+    }
+
+    /// Finds the classes: each split's least image under the symmetries.
+    fn find_classes(&mut self, inverse: &[usize]) {
+        // 2 MB pages (fewer faults) and room for every word from the start
+        // (no copies as they grow).
+        let mut class_of = crate::huge_vec(SPLIT_EO_CLASS_WORDS as usize);
         class_of.resize(LOW_SETS as usize, u32::MAX);
         let mut reps = Vec::with_capacity(SPLIT_EO_CLASSES as usize);
         let mut stabs = Vec::with_capacity(SPLIT_EO_CLASSES as usize);
@@ -280,32 +369,31 @@ impl SplitEo {
             // last (stores only: this loop is the classes' whole cost, and
             // a read of each image's entry first would wait on memory).
             for (k, &inv) in inverse.iter().enumerate().rev() {
-                let f = image(k, m);
+                let f = self.mask_image(k, m);
                 if f == m {
                     stab |= 1 << k;
                 }
                 // `k` takes the least mask to `f`: its inverse takes `f`
                 // back. (The image's swap, also an image, holds slot 23.)
                 if f >> 23 == 0 {
-                    class_of[split.rank(f) as usize] = c << 5 | inv as u32;
+                    class_of[self.split.rank(f) as usize] = c << 5 | inv as u32;
                 }
             }
             stabs.push(stab);
         }
-        Ok(SplitEo {
-            split,
-            eo_moves,
-            mask_acts,
-            eo_acts,
-            class_of,
-            reps,
-            stabs,
-        })
+        class_of.extend_from_slice(&reps);
+        class_of.extend_from_slice(&stabs);
+        self.classes = crate::Words::Owned(class_of);
+    }
+
+    /// Bytes of the classes' words (`5x5x5-split-eo-classes`).
+    pub fn class_bytes(&self) -> u64 {
+        4 * self.classes.len() as u64
     }
 
     /// Classes (least masks) found.
     pub fn classes(&self) -> u64 {
-        self.reps.len() as u64
+        (self.classes.len() - REPS_AT) as u64 / 2
     }
 
     /// Entries of the table: classes x 2048.
@@ -328,11 +416,11 @@ impl SplitEo {
         } else {
             (!mask & 0xff_ffff, eo ^ 0xfff)
         };
-        let k = self.class_of[self.split.rank(mask) as usize];
+        let k = self.classes.get(self.split.rank(mask) as usize);
         let class = (k >> 5) as usize;
         let first = self.eo_acts[(k as usize & 31) * 4096 + eo as usize];
         let mut e = first;
-        let mut stab = self.stabs[class] & !1;
+        let mut stab = self.stab(class) & !1;
         while stab != 0 {
             let t = stab.trailing_zeros() as usize;
             stab &= stab - 1;
@@ -344,7 +432,7 @@ impl SplitEo {
     /// The state an entry names: its class's least mask with its flips.
     pub fn state_of(&self, index: u64) -> (u32, u16) {
         (
-            self.reps[(index / 2048) as usize],
+            self.rep((index / 2048) as usize),
             MidgeEoSpace::unrank(index % 2048),
         )
     }
@@ -352,15 +440,22 @@ impl SplitEo {
     /// The states of the whole space an entry stands for: the size of its
     /// class's orbit.
     pub fn weight(&self, index: u64) -> u64 {
-        (SPLIT_EO_SYMS / self.stabs[(index / 2048) as usize].count_ones() as usize) as u64
+        (SPLIT_EO_SYMS / self.stab((index / 2048) as usize).count_ones() as usize) as u64
     }
 
     /// The symmetries' action on a split mask and flips (for the tests).
     pub fn act(&self, k: usize, mask: u32, eo: u16) -> (u32, u16) {
+        (
+            self.mask_image(k, mask),
+            self.eo_acts[k * 4096 + eo as usize],
+        )
+    }
+
+    /// Symmetry `k`'s image of a split mask.
+    #[inline]
+    fn mask_image(&self, k: usize, m: u32) -> u32 {
         let ([a, b, c], x) = &self.mask_acts[k];
-        let m =
-            a[(mask & 0xff) as usize] | b[(mask >> 8 & 0xff) as usize] | c[(mask >> 16) as usize];
-        (m ^ x, self.eo_acts[k * 4096 + eo as usize])
+        (a[(m & 0xff) as usize] | b[(m >> 8 & 0xff) as usize] | c[(m >> 16) as usize]) ^ x
     }
 }
 
@@ -379,6 +474,20 @@ impl Space for SplitEo {
             }
         }
     }
+}
+
+/// Builds `5x5x5-split-eo-classes`: [`SplitEo::words`], and the sizes of
+/// its three parts (the splits without slot 23, the least masks, the
+/// stabilisers) as its histogram.
+pub fn build_split_eo_classes(moves: &[Move]) -> Result<(Vec<u32>, Vec<u64>), ModelError> {
+    let space = SplitEo::new(moves)?;
+    if space.classes() != SPLIT_EO_CLASSES {
+        return Err(ModelError::Symmetry(
+            "another class count than SPLIT_EO_CLASSES",
+        ));
+    }
+    let parts = vec![LOW_SETS, space.classes(), space.classes()];
+    Ok((space.words(), parts))
 }
 
 /// Builds `5x5x5-split-eo`: a BFS over the entries, each child read as its
@@ -403,7 +512,7 @@ pub fn build_split_eo(
     } = crate::bfs::dense_bfs(&space, progress);
     let fixes: Vec<(usize, u8)> = (0..space.entries())
         .into_par_iter()
-        .filter(|&i| space.stabs[(i / 2048) as usize] != 1)
+        .filter(|&i| space.stab((i / 2048) as usize) != 1)
         .map(|i| {
             let (m, e) = space.state_of(i);
             (i as usize, depth[space.index(m, e) as usize])

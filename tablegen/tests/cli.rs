@@ -9,6 +9,18 @@ fn tablegen(dir: &std::path::Path) -> Command {
     c
 }
 
+/// `tablegen info ID --json` in `dir`, parsed.
+fn info_json(dir: &std::path::Path, id: &str) -> serde_json::Value {
+    let out = tablegen(dir)
+        .args(["info", id, "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
 #[test]
 fn build_info_verify_round_trip() {
     let dir = tempfile::tempdir().unwrap();
@@ -17,14 +29,7 @@ fn build_info_verify_round_trip() {
         .assert()
         .success()
         .stdout(predicate::str::contains("12870 states"));
-    let out = tablegen(dir.path())
-        .args(["info", "4x4x4-lr-stage", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = info_json(dir.path(), "4x4x4-lr-stage");
     assert_eq!(v["id"], "4x4x4-lr-stage");
     assert_eq!(v["states"], 12870);
     let hist: Vec<u64> = serde_json::from_value(v["histogram"].clone()).unwrap();
@@ -39,6 +44,36 @@ fn build_info_verify_round_trip() {
     // No temporary file is left behind; the build's record of its check is.
     let names = crate::common::file_names(dir.path());
     assert_eq!(names, crate::common::with_records(&["4x4x4-lr-stage.tbl"]));
+}
+
+/// A word table (values that are not distances) builds, verifies and says
+/// what its histogram counts: the parts of its layout, no depth.
+#[test]
+fn word_tables_show_their_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    tablegen(dir.path())
+        .args(["build", "5x5x5-split-eo-classes"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1524174 states, 3 parts"))
+        .stdout(predicate::str::contains("parts 1352078 + 86048 + 86048"));
+    tablegen(dir.path())
+        .args(["info", "5x5x5-split-eo-classes"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("encoding   word"))
+        .stdout(predicate::str::contains(
+            "parts      1352078 + 86048 + 86048",
+        ))
+        .stdout(predicate::str::contains("max depth").not());
+    let v = info_json(dir.path(), "5x5x5-split-eo-classes");
+    assert_eq!(v["encoding"], "word");
+    assert!(v["max_depth"].is_null());
+    assert!(v["bytes"].as_u64().unwrap() > 4 * 1_524_174);
+    tablegen(dir.path())
+        .args(["verify", "--all"])
+        .assert()
+        .success();
 }
 
 #[test]

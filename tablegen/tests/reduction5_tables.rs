@@ -1111,6 +1111,64 @@ fn split_eo_symmetries_against_burnside_and_facelet_bfs_to_depth_6() {
     assert_eq!(split_eo_weighted_bfs(&space, 6), hist);
 }
 
+/// `5x5x5-split-eo-classes`: its three parts are C(23,12) splits (by the
+/// binomial formula) and two of Burnside's class count (the test above);
+/// the same bytes whatever the thread count; and the space read through the
+/// table gives every sampled state and its images the entries the space
+/// that found its classes gives. Words that disagree with the symmetries
+/// are refused.
+#[test]
+fn split_eo_classes_table_against_the_formula_and_the_classes_found() {
+    use tablegen::split5::{SplitEo, SPLIT_EO_CLASSES, SPLIT_EO_SYMS};
+    let def = catalog::find("5x5x5-split-eo-classes").unwrap();
+    let SpaceDef::Reduction5 { moves, .. } = def.space.clone() else {
+        panic!("not a 5x5x5 reduction space")
+    };
+    let out = catalog::build(&def, &Progress::hidden()).unwrap();
+    let binom = |n: u64, k: u64| (0..k).fold(1u64, |c, i| c * (n - i) / (i + 1));
+    let parts = [binom(23, 12), SPLIT_EO_CLASSES, SPLIT_EO_CLASSES];
+    assert_eq!(out.histogram, parts);
+    assert_eq!(Some(out.histogram.as_slice()), def.expected_histogram);
+    assert_eq!(out.states(), def.expected_states);
+    let Built::Words(words) = out.data else {
+        panic!("not words")
+    };
+    assert_eq!(words.len() as u64, parts.iter().sum::<u64>());
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let again = one.install(|| tablegen::split5::build_split_eo_classes(&moves).unwrap());
+    assert_eq!(again.0, words);
+
+    let found = SplitEo::new(&moves).unwrap();
+    let read = SplitEo::with_classes(&moves, tablegen::Words::Owned(words.clone())).unwrap();
+    assert_eq!(read.classes(), SPLIT_EO_CLASSES);
+    for i in (0..found.entries()).step_by(1_000_003) {
+        let (m, e) = found.state_of(i);
+        assert_eq!(read.state_of(i), (m, e));
+        assert_eq!(read.weight(i), found.weight(i));
+        for k in 0..SPLIT_EO_SYMS {
+            let (m2, e2) = found.act(k, m, e);
+            assert_eq!(
+                read.index(m2, e2),
+                found.index(m2, e2),
+                "entry {i}, symmetry {k}"
+            );
+        }
+    }
+    // Another class's least mask, a stabiliser short of a bit, too few words.
+    let reps_at = binom(23, 12) as usize;
+    let mut bad = words.clone();
+    bad.swap(reps_at, reps_at + 1);
+    assert!(SplitEo::with_classes(&moves, tablegen::Words::Owned(bad)).is_err());
+    let mut bad = words.clone();
+    bad[reps_at + SPLIT_EO_CLASSES as usize] = 0;
+    assert!(SplitEo::with_classes(&moves, tablegen::Words::Owned(bad)).is_err());
+    let short = words[..words.len() - 1].to_vec();
+    assert!(SplitEo::with_classes(&moves, tablegen::Words::Owned(short)).is_err());
+}
+
 /// `5x5x5-split-eo` built, with the whole space's states per depth: each
 /// entry weighted by the states it stands for.
 fn split_eo_build() -> (catalog::TableDef, Vec<Move>, catalog::BuildOutput, Vec<u64>) {

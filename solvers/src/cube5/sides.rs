@@ -42,6 +42,10 @@ pub trait Parts {
     }
     /// Recolours the tredges of `set` in a state (see [`Parts::variants`]).
     fn recolour(&self, _state: &mut [u8], _set: u16) {}
+    /// Bytes of the tables the parts read besides the stage's two.
+    fn table_bytes(&self) -> u64 {
+        0
+    }
 }
 
 /// A stage bounded by two nibble tables, each exact for its part.
@@ -84,6 +88,9 @@ pub const SIDES_IDS: [&str; 2] = ["5x5x5-lr-t-stage", "5x5x5-lr-x-parity"];
 /// Stage 3's tables.
 pub const SPLIT_IDS: [&str; 2] = ["5x5x5-fb-centres-eo", "5x5x5-split-eo"];
 
+/// The classes of `5x5x5-split-eo`'s space ([`SplitEo::words`]).
+pub const SPLIT_CLASSES_ID: &str = "5x5x5-split-eo-classes";
+
 impl<P: Parts> TwoTables<P> {
     /// Loads (or builds) the tables `ids`, whose move set must be `moves`.
     fn with_tables(
@@ -125,7 +132,11 @@ impl<P: Parts> TwoTables<P> {
 
     /// Bytes of the stage's tables.
     pub fn table_bytes(&self) -> u64 {
-        self.tabs.iter().map(|t| t.bytes().len() as u64).sum()
+        self.tabs
+            .iter()
+            .map(|t| t.bytes().len() as u64)
+            .sum::<u64>()
+            + self.parts.table_bytes()
     }
 
     /// The node of a 5x5x5 state (fixed centres home).
@@ -310,7 +321,12 @@ impl Split {
         let moves = catalog::axis_moves();
         let parts = SplitParts {
             fb: FbEoSpace::new(&moves).map_err(|e| TableError::model(SPLIT_IDS[0], e))?,
-            split: SplitEo::new(&moves).map_err(|e| TableError::model(SPLIT_IDS[1], e))?,
+            // Its classes are a table too: mapped, not found again.
+            split: SplitEo::with_classes(
+                &moves,
+                crate::tables::load_words(SPLIT_CLASSES_ID, dir, quiet)?,
+            )
+            .map_err(|e| TableError::model(SPLIT_CLASSES_ID, e))?,
             recolour: Recolour::new(),
             sets: {
                 let mut v: Vec<u16> = (0u16..1 << 12)
@@ -327,6 +343,11 @@ impl Split {
 impl Parts for SplitParts {
     type Node = (u64, u64, u16, u32);
     const NAME: &'static str = "split";
+
+    /// `5x5x5-split-eo-classes`.
+    fn table_bytes(&self) -> u64 {
+        self.split.class_bytes()
+    }
 
     fn read(&self, tredges: &Tredges, state: &[u8]) -> Result<Self::Node, SolveError> {
         let wings = tredges

@@ -547,6 +547,19 @@ pub fn catalog() -> Vec<TableDef> {
             source: "86,048 split classes (Burnside; cube555's phase-3 count) x 2^11",
         },
         TableDef {
+            id: "5x5x5-split-eo-classes",
+            puzzle: "5x5x5",
+            summary: "not distances: 5x5x5-split-eo's classes (each split's class and symmetry, each class's least split and stabiliser), so that a solver maps them instead of finding them at every start",
+            space: SpaceDef::Reduction5 {
+                space: cube5::Reduction5::SplitEoClasses,
+                moves: axis_moves(),
+            },
+            encoding: Encoding::Word,
+            expected_states: crate::split5::SPLIT_EO_CLASS_WORDS,
+            expected_histogram: Some(&[1_352_078, 86_048, 86_048]),
+            source: "parts: C(23,12) splits without slot 23 (formula); 86,048 classes twice (Burnside; cube555's phase-3 count)",
+        },
+        TableDef {
             id: "5x5x5-e-slice-three",
             puzzle: "5x5x5",
             summary: "5x5x5 three tredges (midges, high and low wings) paired in the E slice, in <U,D,R,L,F2,B2,Uw2,Dw2,Rw2,Lw2,Fw2,Bw2> (distance mod 3)",

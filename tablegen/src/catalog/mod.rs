@@ -218,6 +218,10 @@ pub enum Built {
     /// Sorted `(key bytes, value)` pairs: a distance, or what the table's
     /// space says (the route's cycles: [`crate::cycles::CycleSpace`]).
     Sparse(Vec<(Vec<u8>, u64)>),
+    /// One word per rank, not a distance ([`Encoding::Word`]): what the
+    /// table's space says (a class index, a symmetry); the histogram then
+    /// counts the entries of each part of its layout.
+    Words(Vec<u32>),
 }
 
 /// A finished build.
@@ -412,6 +416,17 @@ pub fn build_with(
                 engine,
                 progress,
             ),
+            cube5::Reduction5::SplitEoClasses => {
+                if !matches!(engine, Engine::InMemory) {
+                    return Err(BuildError::InMemoryOnly(def.id));
+                }
+                let (words, histogram) = crate::split5::build_split_eo_classes(moves)?;
+                Ok(Some(BuildOutput {
+                    data: Built::Words(words),
+                    histogram,
+                    expansions: 0,
+                }))
+            }
         },
         SpaceDef::Facelets { def: p, moves } => {
             let space = projection::build(p, moves)?;
@@ -510,6 +525,12 @@ pub fn close_ids(id: &str) -> Vec<&'static str> {
         .take(3)
         .map(|(_, id)| id)
         .collect()
+}
+
+/// A word table's histogram (the sizes of its layout's parts; its values
+/// are not distances) as `a + b + c`.
+pub fn format_parts(h: &[u64]) -> String {
+    h.iter().map(u64::to_string).collect::<Vec<_>>().join(" + ")
 }
 
 /// Prints a histogram as `d:count` pairs.

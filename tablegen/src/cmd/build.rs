@@ -162,7 +162,9 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 serde_json::json!({
                     "id": def.id,
                     "states": out.states(),
-                    "max_depth": out.histogram.len() - 1,
+                    // A word table's histogram counts its layout's parts.
+                    "max_depth": (def.encoding != tablefmt::Encoding::Word)
+                        .then(|| out.histogram.len().saturating_sub(1)),
                     "histogram": out.histogram,
                     "seconds": secs,
                     "states_per_second": out.states() as f64 / secs,
@@ -182,11 +184,16 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
                 })
             )?;
         } else {
+            let word = def.encoding == tablefmt::Encoding::Word;
             outln!(
-                "{}: {} states, max depth {}, {:.3}s ({:.1} M states/s, {:.1} M expansions/s), {} -> {}",
+                "{}: {} states, {}, {:.3}s ({:.1} M states/s, {:.1} M expansions/s), {} -> {}",
                 def.id,
                 out.states(),
-                out.histogram.len() - 1,
+                if word {
+                    format!("{} parts", out.histogram.len())
+                } else {
+                    format!("max depth {}", out.histogram.len().saturating_sub(1))
+                },
                 secs,
                 out.states() as f64 / secs / 1e6,
                 out.expansions as f64 / secs / 1e6,
@@ -196,7 +203,11 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
             if shards > 1 {
                 outln!("  in {shards} shards (--shard-bytes {max_file})")?;
             }
-            outln!("  histogram {}", format_histogram(&out.histogram))?;
+            if word {
+                outln!("  parts {}", catalog::format_parts(&out.histogram))?;
+            } else {
+                outln!("  histogram {}", format_histogram(&out.histogram))?;
+            }
         }
     }
     Ok(())

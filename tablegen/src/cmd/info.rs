@@ -24,7 +24,9 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
     let shards: Vec<String> = opened.shards.map_or_else(Vec::new, |(idx, _)| {
         idx.shards.iter().map(|s| s.file.clone()).collect()
     });
-    let max_depth = h.histogram.len().saturating_sub(1);
+    // A word table's histogram counts its layout's parts, not depths.
+    let word = h.encoding == tablefmt::Encoding::Word;
+    let max_depth = (!word).then(|| h.histogram.len().saturating_sub(1));
     if args.json {
         outln!(
             "{}",
@@ -48,11 +50,18 @@ pub fn run(tables: &Path, args: Args) -> anyhow::Result<()> {
         outln!("file       {}", path.display())?;
         outln!("id         {}", h.id)?;
         outln!("states     {}", h.states)?;
-        outln!("max depth  {max_depth}")?;
-        outln!(
-            "histogram  {}",
-            tablegen::catalog::format_histogram(&h.histogram)
-        )?;
+        if let Some(max_depth) = max_depth {
+            outln!("max depth  {max_depth}")?;
+            outln!(
+                "histogram  {}",
+                tablegen::catalog::format_histogram(&h.histogram)
+            )?;
+        } else {
+            outln!(
+                "parts      {}",
+                tablegen::catalog::format_parts(&h.histogram)
+            )?;
+        }
         outln!("encoding   {}", h.encoding)?;
         outln!("bytes      {}", h.bytes)?;
         if shards.is_empty() {
