@@ -238,9 +238,9 @@ impl ShardedTable {
                 ));
             }
         }
-        if !idx.encoding.is_dense() {
+        if idx.encoding.max_value().is_none() {
             return Err(corrupt(format!(
-                "a sharded table is dense, not {}",
+                "a sharded table is dense with byte values, not {}",
                 idx.encoding
             )));
         }
