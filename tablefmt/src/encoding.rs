@@ -303,8 +303,7 @@ impl<'a> WordView<'a> {
     /// All values in state order.
     pub fn iter(&self) -> impl Iterator<Item = u32> + 'a {
         let data = self.data;
-        data.chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        (0..data.len() / 4).map(move |i| word(data, i))
     }
 }
 

@@ -107,9 +107,7 @@ impl Words {
     pub fn to_vec(&self) -> Vec<u32> {
         match self {
             Words::Owned(v) => v.clone(),
-            Words::Mapped(t) => (0..self.len())
-                .map(|i| tablefmt::word(t.payload(), i))
-                .collect(),
+            Words::Mapped(t) => t.words().map_or_else(Vec::new, |w| w.iter().collect()),
         }
     }
 }
