@@ -33,7 +33,8 @@ fn main() {
     // BENCH4_FIRST (first seed), BENCH4_P2LEVEL / BENCH4_P2NODES (phase-2 node
     // budgets of one length / in all), BENCH4_P1C / BENCH4_P2C (phase-1 /
     // phase-2 candidates), BENCH4_P3LEVEL (phase-3 node budget of one length),
-    // BENCH4_P1SLACK (phase-1 moves over optimal), BENCH4_SPLIT (0: each thread keeps the
+    // BENCH4_P1SLACK (phase-1 moves over optimal), BENCH4_P1GEN (phase-1
+    // solutions ranked for the starts), BENCH4_SPLIT (0: each thread keeps the
     // phase-2 ends it shares with another), BENCH4_THREADS (threads of
     // a solve; default one per core).
     let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
@@ -45,6 +46,9 @@ fn main() {
     }
     if let Some(k) = env("BENCH4_P1C") {
         opts.phase1_candidates = k as usize;
+    }
+    if let Some(k) = env("BENCH4_P1GEN") {
+        opts.phase1_generated = k as usize;
     }
     if let Some(k) = env("BENCH4_MORE") {
         opts.phase3_more_nodes_per_ms = k;

@@ -29,3 +29,6 @@ impl Hasher for MixHasher {
 
 /// A hash map with [`MixHasher`].
 pub(crate) type MixMap<K, V> = HashMap<K, V, BuildHasherDefault<MixHasher>>;
+
+/// A hash set with [`MixHasher`].
+pub(crate) type MixSet<K> = std::collections::HashSet<K, BuildHasherDefault<MixHasher>>;

@@ -48,11 +48,21 @@ pub fn whole_turn(face: Face, turns: u8) -> Move {
 
 /// Colour renamings, as a table from colour to colour, that bring the U/D,
 /// F/B and R/L colour pairs to the U/D colours: those of the whole-cube turns
-/// I, x and z (the colour on each face after the turn is renamed to that face's
-/// own).
+/// I, `x y` and `z' y` (the colour on each face after the turn is renamed to
+/// that face's own). The 4x4x4 reduction stages the pair renamed U/D first and
+/// leaves the pair renamed F/B for its last phase's half turns; with these
+/// turns that second pair is F/B, R/L and U/D in turn, so that over the three
+/// every pair is left for the half turns once (with `x` and `z`, R/L never
+/// was, and a third of the arrangements of the pairs on the axes were out of
+/// reach of the reduction's second phase).
 pub fn recolourings() -> [[u8; 6]; 3] {
-    let rot = |face| whole_turn(face, 1);
-    [vec![], vec![rot(Face::R)], vec![rot(Face::F)]].map(|turn| recolouring(&turn))
+    let rot = |face, k| whole_turn(face, k);
+    [
+        vec![],
+        vec![rot(Face::R, 1), rot(Face::U, 1)],
+        vec![rot(Face::F, 3), rot(Face::U, 1)],
+    ]
+    .map(|turn| recolouring(&turn))
 }
 
 /// The colour renaming of a whole-cube turn: the colour on each face after

@@ -33,6 +33,15 @@ impl DistanceTable {
         }
     }
 
+    /// The packed payload of a memory-mapped nibble table, read with
+    /// [`nibble`] (no dispatch on the backing and encoding at each read).
+    pub fn nibble_bytes(&self) -> Option<&[u8]> {
+        match &self.0 {
+            Backing::Mapped(t) if t.encoding() == tablefmt::Encoding::Nibble => Some(t.payload()),
+            _ => None,
+        }
+    }
+
     /// Number of ranks.
     pub fn len(&self) -> u64 {
         match &self.0 {

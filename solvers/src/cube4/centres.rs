@@ -22,7 +22,6 @@
 //! to 6.01 moves on average, and the best of the two L/R choices and of the four
 //! final orientations (I, x2, y2, z2) shortens stages 2+3 from 12.94 to 12.72.
 
-use crate::search::{allowed, Stage};
 use crate::tables::{load_or_build, DistanceTable, TableError};
 use crate::{walk_downhill, SolveError};
 use std::path::Path;
@@ -46,42 +45,6 @@ pub(super) struct CentreStage {
     /// Per block: its faces' centre facelets and how many of them must be marked.
     pub(super) blocks: Vec<(Vec<usize>, usize)>,
     pub(super) table: DistanceTable,
-}
-
-/// A centre stage as a stage of the engine whose goals are the paths of
-/// exactly the length searched (its table is exact: a path is entered only
-/// while it can still end in the goal on time).
-pub(super) struct ExactLength<'a>(pub(super) &'a CentreStage);
-
-impl Stage for ExactLength<'_> {
-    type Node = u64;
-    fn prune(&self, r: &u64, left: usize) -> bool {
-        self.0.table.get(*r) as usize > left
-    }
-    fn goal(&self, r: &u64, left: usize) -> Option<u8> {
-        (left == 0 && self.0.table.get(*r) == 0).then_some(0)
-    }
-    fn expand(
-        &self,
-        r: &u64,
-        prev: Option<usize>,
-        left: usize,
-        kids: &mut Vec<(usize, u64)>,
-    ) -> u64 {
-        let st = self.0;
-        let prev = prev.map(|m| st.moves[m]);
-        let here = st.space.unrank(*r);
-        for (m, &mv) in st.moves.iter().enumerate() {
-            if !allowed(prev, mv) {
-                continue;
-            }
-            let t = st.space.rank(st.space.apply(here, m));
-            if (st.table.get(t) as usize) < left {
-                kids.push((m, t));
-            }
-        }
-        0
-    }
 }
 
 /// The three centre stages of the 4x4x4 (tables, projections, move sets).

@@ -13,12 +13,12 @@
 
 mod centres;
 mod finish;
+mod phase1;
 mod phase2;
 mod phase3;
 #[cfg(test)]
 mod tests;
 
-use centres::ExactLength;
 pub use centres::{CentreStages, STAGE_IDS};
 
 use crate::cube3::Solver as Solver3;
@@ -26,6 +26,7 @@ use crate::moves::{axis_rotations, recolourings, simplify, whole_turn};
 use crate::search::{deepen, next_stage, Chain, Clock, Policy, Root, Share};
 use crate::tables::{Nibbles, TableError, Trits};
 use crate::SolveError;
+use phase1::{Enumerate, P1Rank};
 use phase2::{whole_turns, without_dlb_wide, Claims, P2};
 use phase3::{PairCentres, N3, P3};
 use std::path::Path;
@@ -52,11 +53,15 @@ pub struct Options {
     /// Time for the whole solve: the 3x3x3 finishes share what is left (each
     /// at least `finish_min`).
     pub time_budget: Duration,
-    /// Phase-1 solutions found (each a phase-2 start), shared among the nine
-    /// (axis, colour pair) choices; copies (one start turned about the U-D axis)
-    /// are dropped, and phase 2 takes the rest in order of their bound on
-    /// phases 1 and 2.
+    /// Phase-2 starts: the best ranked of the phase-1 solutions (see
+    /// `phase1_generated`), copies dropped (one start turned about the U-D
+    /// axis); phase 2 takes them in order of their bound on phases 1 and 2.
     pub phase1_candidates: usize,
+    /// Phase-1 solutions ranked for those starts (each choice's share,
+    /// shortest first): each by its length and the phase-2 bound of its
+    /// side centres and wing parity. A longer phase 1 often leaves a much
+    /// shorter phase 2.
+    pub phase1_generated: usize,
     /// Phase-1 solutions up to this many moves longer than optimal are tried.
     pub phase1_slack: usize,
     /// Phase 1 on all three axes, each with each colour pair (else the U/D
@@ -105,7 +110,8 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             phase1_candidates: 4000,
-            phase1_slack: 1,
+            phase1_generated: 20_000,
+            phase1_slack: 2,
             all_axes: true,
             phase2_candidates: 100,
             phase2_nodes: 3_000_000,
@@ -138,7 +144,7 @@ pub struct Solution4 {
 ///
 /// | phase | goal | moves | bound |
 /// |---|---|---|---|
-/// | `centres-ud` | one colour pair's centres on one axis (each of the 3 x 3 choices: the cube turned and its colours renamed; optimal and +1 solutions) | 36 | `4x4x4-ud-stage` (walk) |
+/// | `centres-ud` | one colour pair's centres on one axis (each of the 3 x 3 choices: the cube turned and its colours renamed; optimal to +2 solutions, ranked by length plus the phase-2 bound of their side centres and wing parity) | 36 | `4x4x4-ud-stage` (walk) |
 /// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see the `phase2` module) | least over the two frames of the max of `4x4x4-sides-parity` (side centres and wing parity together; `4x4x4-sides-parity-either` for both at once) and `4x4x4-wings-split3` on four groups of three dedges |
 /// | `pair` | centres solved, edges paired, no PLL parity (up to `x2 y2 z2`) | 17: `U D R L` turns, `F2 B2`, `Uw2 Rw2 Fw2` | max of the phase-3 centre distance (`4x4x4-pair-centres`, centres and PLL parity) and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
 /// | `3x3x3` | solved | 18 outer face turns | the two-phase solver, on each of up to 16 `pair` solutions; the shortest whole is kept |
@@ -157,6 +163,8 @@ pub struct Solver {
     p2_odd: Vec<bool>,
     /// Phase-2 moves (the lr-stage set).
     p2_moves: Vec<Move>,
+    /// Phase-1 starts ranked without their facelets (see [`P1Rank`]).
+    p1_rank: P1Rank,
     /// The least of `sides_tab` as it is and turned by `y` (nibbles, same
     /// entries): `4x4x4-sides-parity-either`.
     sides_either: Nibbles,
@@ -379,6 +387,7 @@ impl Solver {
             })
             .collect();
         let (turns24, recolours24) = whole_turns(&stages.cube);
+        let p1_rank = P1Rank::new(&stages.cube, &stages.stages[0].moves, &sides, &wings);
         Ok(Solver {
             sides_tab,
             sides_either,
@@ -395,6 +404,7 @@ impl Solver {
             sides,
             p2_slot,
             p2_odd,
+            p1_rank,
             p2_moves,
             p2_active,
             y_slot,
@@ -416,49 +426,21 @@ impl Solver {
             + self.stages.table_bytes()
     }
 
-    /// Phase-1 solutions (U/D centres staged) of the optimal length and up to
-    /// `slack` moves longer, at most `cap`, shortest first, as move indices into
-    /// the ud-stage move list: every path of each length in turn, bounded by the
-    /// (exact) table distance.
-    fn phase1_candidates(
-        &self,
-        state: &[u8],
-        slack: usize,
-        cap: usize,
-    ) -> Result<Vec<Vec<usize>>, SolveError> {
-        let st = &self.stages.stages[0];
-        let root = st.rank(state)?;
-        let opt = st.table.get(root) as usize;
-        let policy = Policy::exhaustive(cap, opt + slack);
-        let never = crate::Hard::never().0;
-        let root = Root {
-            node: root,
-            before: 0,
-            lower: opt,
-        };
-        let clock = Clock {
-            soft: never,
-            hard: never,
-            answered: None,
-        };
-        let found = deepen(&ExactLength(st), &[root], &policy, clock).found;
-        if found.is_empty() {
-            return Err(SolveError::Internal("4x4x4-ud-stage: no way down".into()));
-        }
-        Ok(found.into_iter().map(|f| f.path).collect())
-    }
-
     /// The least, in lexicographic order, of a state's facelets turned by each
     /// whole-cube turn that keeps the U-D axis: states turned from one another
     /// by these have the same key. (Phases 2 and 3 are the same problem on
     /// them: their goals and move sets are closed under these turns, `y` and
     /// `y'` by taking both frames in phase 2.)
     fn canonical(&self, s: &[u8]) -> Vec<u8> {
-        self.ud_turns
-            .iter()
-            .map(|p| p.iter().map(|&i| s[i as usize]).collect::<Vec<u8>>())
-            .min()
-            .unwrap_or_default()
+        let turned = |k: usize| self.ud_turns[k].iter().map(|&i| s[i as usize]);
+        let least = (1..self.ud_turns.len()).fold(0, |best, k| {
+            if turned(k).cmp(turned(best)) == std::cmp::Ordering::Less {
+                k
+            } else {
+                best
+            }
+        });
+        turned(least).collect()
     }
 
     /// Phases 1 and 2 of a valid state: candidates (moves, phase lengths, state
@@ -475,7 +457,6 @@ impl Solver {
         let st0 = &self.stages.stages[0];
         // Phase 1 on each axis: the cube is turned so that the axis is U-D, and the
         // moves found are renamed for the cube as given at the end.
-        let mut starts = Vec::new();
         let axes = if opts.all_axes { 3 } else { 1 };
         // On each axis, each colour pair is staged in turn: the colours are
         // renamed as a whole-cube turn would (the state stays a real cube, and a
@@ -483,30 +464,63 @@ impl Solver {
         // orientation).
         let recolours = recolourings();
         let rotations = axis_rotations();
-        let mut seen = std::collections::HashSet::new();
+        // Every phase-1 solution up to `phase1_slack` moves over optimal (at
+        // most `phase1_generated` in all) is ranked by its length and the
+        // phase-2 bound of its side centres and wing parity, read from masks
+        // moved along the path (no facelets); the best `phase1_candidates`
+        // become phase 2's starts. A longer phase 1 often leaves a much
+        // shorter phase 2: ranking over optimal+2 shortens phases 1 and 2
+        // together by about a quarter of a move.
+        let either = self.sides_either.bytes();
+        let mut ranked = Vec::new();
+        let mut turned_of = Vec::new();
+        let cap = opts.phase1_generated.div_ceil(axes * axes);
         for &(axis, colour) in choices {
             let mut turned = state.to_vec();
             cube.apply_alg(&mut turned, &rotations[axis]);
             let colour = &recolours[colour];
             let turned: Vec<u8> = turned.iter().map(|&c| colour[c as usize]).collect();
-            let cap = opts.phase1_candidates.div_ceil(axes * axes);
-            for p1 in self.phase1_candidates(&turned, opts.phase1_slack, cap)? {
-                let moves: Vec<Move> = p1.iter().map(|&m| st0.moves[m]).collect();
-                let mut s = turned.clone();
-                cube.apply_alg(&mut s, &moves);
-                // A start that is another one turned (by a whole-cube turn
-                // keeping the U-D axis) gives the same phases 2 and 3.
-                if !seen.insert(self.canonical(&s)) {
-                    continue;
-                }
-                starts.push(Chain {
-                    axis,
-                    lens: vec![moves.len()],
-                    moves,
-                    state: s,
-                    marks: 0,
-                });
+            let root = self
+                .p1_rank
+                .root(&turned, &self.wings)
+                .map_err(SolveError::internal)?;
+            let r0 = st0.rank(&turned)?;
+            let opt = st0.table.get(r0) as usize;
+            let mut e = Enumerate::new(st0, &self.p1_rank, either, &self.sides, cap);
+            for len in opt..=opt + opts.phase1_slack {
+                e.dfs(st0.space.unrank(r0), root, 0, len, st0.moves.len());
             }
+            for r in e.out {
+                ranked.push((r.key as usize, r.len as usize, turned_of.len(), r.path));
+            }
+            turned_of.push((axis, turned));
+        }
+        ranked.sort_by_key(|r| (r.0, r.1));
+        // A start that is another one turned (by a whole-cube turn keeping
+        // the U-D axis) gives the same phases 2 and 3: the first is kept, of
+        // the shortest. Copies come from different choices too: a phase-1
+        // solution of one choice followed by a whole-cube turn made of two
+        // wide turns (`Uw Dw'`) is the start of another choice two moves
+        // shorter.
+        let mut seen = crate::hash::MixSet::default();
+        let mut starts = Vec::new();
+        for (_, len, k, p1) in ranked {
+            if starts.len() == opts.phase1_candidates {
+                break;
+            }
+            let (axis, turned) = &turned_of[k];
+            let moves: Vec<Move> = p1[..len].iter().map(|&m| st0.moves[m as usize]).collect();
+            let s = self.p1_rank.apply(turned, &p1[..len]);
+            if !seen.insert(self.canonical(&s)) {
+                continue;
+            }
+            starts.push(Chain {
+                axis: *axis,
+                lens: vec![moves.len()],
+                moves,
+                state: s,
+                marks: 0,
+            });
         }
         // The most promising starts by their bound on phases 1 and 2, first
         // (of one bound, the shorter phase 1).

@@ -716,3 +716,57 @@ fn reductions_leave_a_3x3x3() {
         assert!(cube.is_solved(&s), "seed {seed}");
     }
 }
+
+/// The side-centre masks and wing parity followed along a phase-1 path
+/// ([`P1Rank`]) are those of the facelet state the path gives, and the
+/// path applied through the rank's own permutations is that state.
+#[test]
+fn phase1_ranking_follows_the_facelets() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    let st0 = &s4.stages.stages[0];
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+    for _ in 0..50 {
+        let s = random_scramble(&cube, &mut rng);
+        let root = s4.p1_rank.root(&s, &s4.wings).unwrap();
+        let path: Vec<u8> = (0..rng.gen_range(0..12))
+            .map(|_| rng.gen_range(0..st0.moves.len()) as u8)
+            .collect();
+        let mut t = s.clone();
+        let moves: Vec<Move> = path.iter().map(|&m| st0.moves[m as usize]).collect();
+        cube.apply_alg(&mut t, &moves);
+        assert_eq!(s4.p1_rank.apply(&s, &path), t);
+        let at = path
+            .iter()
+            .fold(root, |a, &m| s4.p1_rank.step(a, m as usize));
+        let want = s4.p1_rank.root(&t, &s4.wings).unwrap();
+        assert_eq!(at, want, "{moves:?}");
+    }
+}
+
+/// The choices' colour renamings make a different colour pair the one
+/// phase 2 leaves for phase 3's half turns (the one renamed F/B) for each
+/// pair staged first, so that over the choices every colour pair is
+/// staged first once and left for the half turns once: no arrangement of
+/// the colour pairs on the axes is out of the goals' reach.
+#[test]
+fn every_colour_pair_is_left_for_the_half_turns_once() {
+    let maps = crate::moves::recolourings();
+    // The colour pair (colour mod 3) each renaming gives `face`'s colour.
+    let renamed_to = |face: Face| -> Vec<u8> {
+        maps.iter()
+            .map(|m| (0..6u8).find(|&c| m[c as usize] == face as u8).unwrap() % 3)
+            .collect()
+    };
+    let (staged, halves) = (renamed_to(Face::U), renamed_to(Face::F));
+    let mut s = staged.clone();
+    s.sort_unstable();
+    assert_eq!(s, [0, 1, 2], "each pair staged first once: {staged:?}");
+    let mut h = halves.clone();
+    h.sort_unstable();
+    assert_eq!(
+        h,
+        [0, 1, 2],
+        "each pair left for the half turns once: {halves:?}"
+    );
+}
