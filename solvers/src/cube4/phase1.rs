@@ -159,7 +159,8 @@ pub(super) struct Ranked {
     pub(super) path: [u8; MAX_LEN],
 }
 
-/// The longest phase-1 solution enumerated (optimal is at most 10 moves).
+/// The longest phase-1 solution enumerated (optimal is at most 8 moves,
+/// the ud-stage table's depth).
 pub(super) const MAX_LEN: usize = 16;
 
 /// The phase-1 enumeration of one choice: the stage, its table and masks,
