@@ -487,8 +487,9 @@ impl Solver {
             let r0 = st0.rank(&turned)?;
             let opt = st0.table.get(r0) as usize;
             let mut e = Enumerate::new(st0, &self.p1_rank, either, &self.sides, cap);
+            let mask = st0.space.unrank(r0);
             for len in opt..=opt + opts.phase1_slack {
-                e.dfs(st0.space.unrank(r0), root, 0, len, st0.moves.len());
+                e.dfs(mask, root, 0, len, st0.moves.len());
             }
             for r in e.out {
                 ranked.push((r.key as usize, r.len as usize, turned_of.len(), r.path));
