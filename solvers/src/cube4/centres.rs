@@ -113,6 +113,11 @@ impl CentreStage {
     /// stage's precondition (each block must hold exactly its marked colours),
     /// which the stages before it (or the checks of the input) make sure of.
     pub(super) fn rank(&self, state: &[u8]) -> Result<u64, SolveError> {
+        self.mask(state).map(|mask| self.space.rank(mask))
+    }
+
+    /// The state's projection, checked as [`CentreStage::rank`] says.
+    pub(super) fn mask(&self, state: &[u8]) -> Result<u64, SolveError> {
         for (cells, want) in &self.blocks {
             let got = cells
                 .iter()
@@ -125,14 +130,15 @@ impl CentreStage {
                 )));
             }
         }
-        let rank = self.space.rank(self.space.project(state, &self.marked));
+        let mask = self.space.project(state, &self.marked);
+        let rank = self.space.rank(mask);
         if rank >= self.space.size() {
             return Err(SolveError::Internal(format!(
                 "{}: rank {rank} out of range",
                 self.id
             )));
         }
-        Ok(rank)
+        Ok(mask)
     }
 
     /// Distance of the state to the stage's goal.

@@ -26,7 +26,7 @@ use crate::moves::{axis_rotations, recolourings, simplify, whole_turn};
 use crate::search::{deepen, next_stage, Chain, Clock, Policy, Root, Share};
 use crate::tables::{Nibbles, TableError, Trits};
 use crate::SolveError;
-use phase1::{Enumerate, P1Rank};
+use phase1::{Enumerate, P1Rank, Tails};
 use phase2::{whole_turns, without_dlb_wide, Claims, P2};
 use phase3::{PairCentres, N3, P3};
 use std::path::Path;
@@ -110,7 +110,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             phase1_candidates: 4000,
-            phase1_generated: 20_000,
+            phase1_generated: 60_000,
             phase1_slack: 2,
             all_axes: true,
             phase2_candidates: 100,
@@ -165,6 +165,8 @@ pub struct Solver {
     p2_moves: Vec<Move>,
     /// Phase-1 starts ranked without their facelets (see [`P1Rank`]).
     p1_rank: P1Rank,
+    /// Phase 1's last moves, listed ([`Tails`]).
+    p1_tails: Tails,
     /// The least of `sides_tab` as it is and turned by `y` (nibbles, same
     /// entries): `4x4x4-sides-parity-either`.
     sides_either: Nibbles,
@@ -388,6 +390,7 @@ impl Solver {
             .collect();
         let (turns24, recolours24) = whole_turns(&stages.cube);
         let p1_rank = P1Rank::new(&stages.cube, &stages.stages[0].moves, &sides, &wings);
+        let p1_tails = Tails::new(&stages.stages[0], &p1_rank);
         Ok(Solver {
             sides_tab,
             sides_either,
@@ -405,6 +408,7 @@ impl Solver {
             p2_slot,
             p2_odd,
             p1_rank,
+            p1_tails,
             p2_moves,
             p2_active,
             y_slot,
@@ -484,19 +488,24 @@ impl Solver {
                 .p1_rank
                 .root(&turned, &self.wings)
                 .map_err(SolveError::internal)?;
-            let r0 = st0.rank(&turned)?;
-            let opt = st0.table.get(r0) as usize;
-            let mut e = Enumerate::new(st0, &self.p1_rank, either, &self.sides, cap);
-            let mask = st0.space.unrank(r0);
+            let mask = st0.mask(&turned)?;
+            let opt = st0.table.get(st0.space.rank(mask)) as usize;
+            let tails = Some(&self.p1_tails);
+            let mut e = Enumerate::new(st0, &self.p1_rank, either, &self.sides, tails, cap);
             for len in opt..=opt + opts.phase1_slack {
-                e.dfs(mask, root, 0, len, st0.moves.len());
+                e.solutions(mask, root, len);
             }
             for r in e.out {
                 ranked.push((r.key as usize, r.len as usize, turned_of.len(), r.path));
             }
             turned_of.push((axis, turned));
         }
-        ranked.sort_by_key(|r| (r.0, r.1));
+        // The order of (key, length, index): the index keeps it that of a
+        // stable sort, and one word a solution sorts fast.
+        let mut order: Vec<u64> = (ranked.iter().enumerate())
+            .map(|(i, r)| (r.0 as u64) << 48 | (r.1 as u64) << 40 | i as u64)
+            .collect();
+        order.sort_unstable();
         // A start that is another one turned (by a whole-cube turn keeping
         // the U-D axis) gives the same phases 2 and 3: the first is kept, of
         // the shortest. Copies come from different choices too: a phase-1
@@ -505,10 +514,12 @@ impl Solver {
         // shorter.
         let mut seen = crate::hash::MixSet::default();
         let mut starts = Vec::new();
-        for (_, len, k, p1) in ranked {
+        for o in order {
             if starts.len() == opts.phase1_candidates {
                 break;
             }
+            let (_, len, k, p1) = &ranked[(o & 0xff_ffff_ffff) as usize];
+            let (len, k) = (*len, *k);
             let (axis, turned) = &turned_of[k];
             let moves: Vec<Move> = p1[..len].iter().map(|&m| st0.moves[m as usize]).collect();
             let s = self.p1_rank.apply(turned, &p1[..len]);

@@ -13,7 +13,7 @@
 
 use tablegen::cube::CubeN;
 use tablegen::cube4::{odd, SideCentresSpace, Wings};
-use tablegen::notation::{Face, Move};
+use tablegen::notation::{Face, Move, MoveKind};
 use tablegen::StateError;
 
 /// The side centres' F and B masks and the wing parity, moved by phase-1
@@ -29,9 +29,38 @@ pub(super) struct P1Rank {
     /// Per move: its facelet permutation (facelet `i` after the move holds
     /// what facelet `perm[i]` held).
     perms: Vec<std::sync::Arc<tablegen::cube::Perm>>,
-    /// Per previous move (the last index: none), the moves that may follow
-    /// it ([`crate::search::allowed`]).
-    follow: Vec<Vec<u8>>,
+    /// Per previous move (the last index: none), the moves the enumeration
+    /// lets follow it ([`follow_lists`]).
+    pub(super) follow: Vec<Vec<u8>>,
+}
+
+/// Per previous move of `moves` (the last index: none), the moves that may
+/// follow it ([`crate::search::allowed`]). With `copies_out`, `Dw`, `Lw2`
+/// and `Bw2` are left out: each is another wide turn and a whole-cube turn
+/// that keeps the U-D axis (`Dw = y' Uw`, `Lw2 = x2 Rw2`, `Bw2 = z2 Fw2`),
+/// and such a turn moved past the later moves only renames them among
+/// phase 1's moves. A path with them is a path without them, as long or
+/// shorter, turned (or one that goes on from the goal with a move phase 2
+/// makes); turned starts are copies (phases 2 and 3 are the same problem
+/// on them), so they would only fill the enumeration's cap. Left out, the
+/// ranked solutions that give 4,000 distinct starts fall from about 37,000
+/// to 16,000 (one thread, every choice, a cap of 150,000).
+pub(super) fn follow_lists(moves: &[Move], copies_out: bool) -> Vec<Vec<u8>> {
+    let copy = |m: Move| {
+        matches!(
+            (m.face, m.kind, m.turns),
+            (Face::D, MoveKind::Block(2), _) | (Face::L | Face::B, MoveKind::Block(2), 2)
+        )
+    };
+    (0..=moves.len())
+        .map(|p| {
+            (0..moves.len())
+                .filter(|&m| !(copies_out && copy(moves[m])))
+                .filter(|&m| crate::search::allowed(moves.get(p).copied(), moves[m]))
+                .map(|m| m as u8)
+                .collect()
+        })
+        .collect()
 }
 
 /// The masks and wing parity of a phase-1 root.
@@ -88,14 +117,7 @@ impl P1Rank {
             .iter()
             .map(|&m| odd(&wings.slot_perm(cube, m)))
             .collect();
-        let follow = (0..=moves.len())
-            .map(|p| {
-                (0..moves.len())
-                    .filter(|&m| crate::search::allowed(moves.get(p).copied(), moves[m]))
-                    .map(|m| m as u8)
-                    .collect()
-            })
-            .collect();
+        let follow = follow_lists(moves, true);
         P1Rank {
             cells,
             images,
@@ -163,6 +185,112 @@ pub(super) struct Ranked {
 /// the ud-stage table's depth).
 pub(super) const MAX_LEN: usize = 16;
 
+/// How many last moves of a solution [`Tails`] lists.
+pub(super) const TAIL: usize = 3;
+
+/// The stage's distance of rank `r`: the mapped nibbles read directly when
+/// the table is mapped so.
+#[inline]
+fn distance(stage: &super::centres::CentreStage, nibbles: Option<&[u8]>, r: u64) -> usize {
+    match nibbles {
+        Some(t) => crate::tables::nibble(t, r as usize),
+        None => stage.table.get(r) as usize,
+    }
+}
+
+/// The last [`TAIL`] moves of phase-1 solutions, listed once per mask near
+/// the goal. Most of a depth-first enumeration's nodes are its last levels'
+/// children, nearly all cut by the table; with their solutions listed, a
+/// node [`TAIL`] moves from the end walks a list instead.
+pub(super) struct Tails {
+    /// The ranks within [`TAIL`] moves of the goal, to their slot.
+    slot: crate::hash::MixMap<u64, u32>,
+    /// Per slot, per moves left (1 to [`TAIL`]): the range of `paths` that
+    /// reach the goal in exactly that many moves, in the search's order.
+    ranges: Vec<[(u32, u32); TAIL]>,
+    /// The listed paths, `left` moves each.
+    paths: Vec<u8>,
+    /// Per previous move (the last index: none), the moves that may follow
+    /// it, as bits.
+    first: Vec<u64>,
+}
+
+impl Tails {
+    /// Lists the tails of `stage` (whose moves `rank` was made for), the
+    /// longer from the shorter: a tail of `k` moves is a move to a mask
+    /// that is not the goal, then a tail of `k - 1` moves that may follow it.
+    pub(super) fn new(stage: &super::centres::CentreStage, rank: &P1Rank) -> Tails {
+        let nibbles = stage.table.nibble_bytes();
+        let none = stage.moves.len();
+        let mut tails = Tails {
+            slot: Default::default(),
+            ranges: Vec::new(),
+            paths: Vec::new(),
+            first: (rank.follow.iter())
+                .map(|f| f.iter().fold(0u64, |a, &m| a | 1 << m))
+                .collect(),
+        };
+        // The masks within TAIL moves, level by level from the goal: every
+        // mask at one distance is a move from one at the distance before.
+        let solved = CubeN::new(4).solved();
+        let goal = stage
+            .mask(&solved)
+            .expect("the solved cube meets every centre stage's precondition");
+        let mut near = vec![(goal, stage.space.rank(goal))];
+        let mut seen: crate::hash::MixSet<u64> = near.iter().map(|&(_, r)| r).collect();
+        let mut level = 0..1;
+        for d in 1..=TAIL {
+            for i in level.clone() {
+                let mask = near[i].0;
+                for m in 0..none {
+                    let child = stage.space.apply(mask, m);
+                    let r = stage.space.rank(child);
+                    if distance(stage, nibbles, r) == d && seen.insert(r) {
+                        near.push((child, r));
+                    }
+                }
+            }
+            level = level.end..near.len();
+        }
+        for (k, &(_, r)) in near.iter().enumerate() {
+            tails.slot.insert(r, k as u32);
+        }
+        tails.ranges = vec![[(0, 0); TAIL]; near.len()];
+        for len in 1..=TAIL {
+            for (k, &(mask, r)) in near.iter().enumerate() {
+                let from = tails.paths.len() as u32;
+                // The goal itself has no tail: a path does not go on from it
+                // with fewer than five moves left.
+                if distance(stage, nibbles, r) > 0 {
+                    for &m in &rank.follow[none] {
+                        let child = stage.space.apply(mask, m as usize);
+                        let cr = stage.space.rank(child);
+                        let cd = distance(stage, nibbles, cr);
+                        if len == 1 {
+                            if cd == 0 {
+                                tails.paths.push(m);
+                            }
+                            continue;
+                        }
+                        if cd == 0 || cd > len - 1 {
+                            continue;
+                        }
+                        let (a, b) = tails.ranges[tails.slot[&cr] as usize][len - 2];
+                        for i in (a as usize..b as usize).step_by(len - 1) {
+                            if tails.first[m as usize] >> tails.paths[i] & 1 == 1 {
+                                tails.paths.push(m);
+                                tails.paths.extend_from_within(i..i + len - 1);
+                            }
+                        }
+                    }
+                }
+                tails.ranges[k][len - 1] = (from, tails.paths.len() as u32);
+            }
+        }
+        tails
+    }
+}
+
 /// The phase-1 enumeration of one choice: the stage, its table and masks,
 /// what the solutions are ranked by, and where they go.
 pub(super) struct Enumerate<'a> {
@@ -171,6 +299,8 @@ pub(super) struct Enumerate<'a> {
     /// `4x4x4-sides-parity-either`'s bytes.
     pub(super) either: &'a [u8],
     pub(super) sides: &'a SideCentresSpace,
+    /// The listed last moves; without them every node is searched.
+    tails: Option<&'a Tails>,
     pub(super) cap: usize,
     pub(super) out: Vec<Ranked>,
     /// The stage's table as packed nibbles, when it is mapped so.
@@ -184,6 +314,7 @@ impl<'a> Enumerate<'a> {
         rank: &'a P1Rank,
         either: &'a [u8],
         sides: &'a SideCentresSpace,
+        tails: Option<&'a Tails>,
         cap: usize,
     ) -> Self {
         Enumerate {
@@ -191,6 +322,7 @@ impl<'a> Enumerate<'a> {
             rank,
             either,
             sides,
+            tails,
             cap,
             out: Vec::new(),
             dist: stage.table.nibble_bytes(),
@@ -198,46 +330,96 @@ impl<'a> Enumerate<'a> {
         }
     }
 
-    /// Every solution from `mask` (the stage's projection) of exactly
-    /// `left` more moves, `depth` made, until `cap` are found. A path does
-    /// not go on from the goal with fewer than five moves left (it would be
-    /// a shorter solution and moves that phase 2 can make, as in TPR's
-    /// search).
-    pub(super) fn dfs(&mut self, mask: u64, at: P1Root, depth: usize, left: usize, prev: usize) {
-        if self.out.len() >= self.cap {
-            return;
-        }
+    /// Every solution from `mask` (the stage's projection) of exactly `len`
+    /// moves, until `cap` are found, in the order of a depth-first search
+    /// over the moves (each move followed as [`crate::search::allowed`]
+    /// lets). A path does not go on from the goal with fewer than five
+    /// moves left (it would be a shorter solution and moves that phase 2
+    /// can make, as in TPR's search).
+    pub(super) fn solutions(&mut self, mask: u64, at: P1Root, len: usize) {
         let r = self.stage.space.rank(mask);
-        let d = match self.dist {
-            Some(t) => crate::tables::nibble(t, r as usize),
-            None => self.stage.table.get(r) as usize,
-        };
-        if d > left {
+        let d = distance(self.stage, self.dist, r);
+        let none = self.stage.moves.len();
+        self.dfs(mask, r, d, at, 0, len, none);
+    }
+
+    /// The node `mask` (rank `r`, distance `d`), `depth` moves made and
+    /// `left` to go.
+    #[allow(clippy::too_many_arguments)]
+    fn dfs(
+        &mut self,
+        mask: u64,
+        r: u64,
+        d: usize,
+        at: P1Root,
+        depth: usize,
+        left: usize,
+        prev: usize,
+    ) {
+        if self.out.len() >= self.cap || d > left {
             return;
         }
         if d == 0 && left < 5 {
             if left == 0 {
-                let (f, b, odd) = (at.f as u16, at.b as u16, at.odd);
-                let r = self.sides.rank(f, b) as usize;
-                let h = crate::tables::nibble(self.either, 2 * r + odd as usize);
-                self.out.push(Ranked {
-                    key: (depth + h) as u8,
-                    len: depth as u8,
-                    path: self.path,
-                });
+                self.emit(at, depth);
             }
             return;
         }
-        if depth == MAX_LEN {
+        if depth + left > MAX_LEN {
+            return;
+        }
+        if let Some(tails) = self.tails.filter(|_| left <= TAIL) {
+            self.tails(tails, r, at, depth, left, prev);
             return;
         }
         let rank = self.rank;
         for &m in &rank.follow[prev] {
             let m = m as usize;
-            self.path[depth] = m as u8;
             let child = self.stage.space.apply(mask, m);
+            let cr = self.stage.space.rank(child);
+            let cd = distance(self.stage, self.dist, cr);
+            if cd + 1 > left {
+                continue;
+            }
+            self.path[depth] = m as u8;
             let next = rank.step(at, m);
-            self.dfs(child, next, depth + 1, left - 1, m);
+            self.dfs(child, cr, cd, next, depth + 1, left - 1, m);
         }
+    }
+
+    /// The listed tails of `left` moves from rank `r`.
+    fn tails(&mut self, tails: &Tails, r: u64, at: P1Root, depth: usize, left: usize, prev: usize) {
+        let Some(&slot) = tails.slot.get(&r) else {
+            return;
+        };
+        let (from, to) = tails.ranges[slot as usize][left - 1];
+        let first = tails.first[prev];
+        for tail in tails.paths[from as usize..to as usize].chunks_exact(left) {
+            if first >> tail[0] & 1 == 0 {
+                continue;
+            }
+            if self.out.len() >= self.cap {
+                return;
+            }
+            let mut end = at;
+            for &m in tail {
+                end = self.rank.step(end, m as usize);
+            }
+            self.path[depth..depth + left].copy_from_slice(tail);
+            self.emit(end, depth + left);
+        }
+    }
+
+    /// A solution of `len` moves (in `path`) ending at `at`.
+    #[inline]
+    fn emit(&mut self, at: P1Root, len: usize) {
+        let (f, b, odd) = (at.f as u16, at.b as u16, at.odd);
+        let r = self.sides.rank(f, b) as usize;
+        let h = crate::tables::nibble(self.either, 2 * r + odd as usize);
+        self.out.push(Ranked {
+            key: (len + h) as u8,
+            len: len as u8,
+            path: self.path,
+        });
     }
 }

@@ -7,6 +7,7 @@ use crate::tables::nibble;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::HashMap;
 use tablegen::bfs::Space;
 use tablegen::cube::CubeN;
 use tablegen::notation::MoveKind;
@@ -769,4 +770,97 @@ fn every_colour_pair_is_left_for_the_half_turns_once() {
         [0, 1, 2],
         "each pair left for the half turns once: {halves:?}"
     );
+}
+
+/// The phase-1 enumeration's listed last moves ([`phase1::Tails`]) give
+/// the same solutions, in the same order, as searching every node.
+#[test]
+fn phase1_tails_change_no_solution() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    let st0 = &s4.stages.stages[0];
+    let either = s4.sides_either.bytes();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(43);
+    let mut solutions = 0;
+    for _ in 0..12 {
+        let s = random_scramble(&cube, &mut rng);
+        let root = s4.p1_rank.root(&s, &s4.wings).unwrap();
+        let mask = st0.mask(&s).unwrap();
+        let opt = st0.table.get(st0.space.rank(mask)) as usize;
+        let run = |tails: Option<&phase1::Tails>| {
+            let mut e = Enumerate::new(st0, &s4.p1_rank, either, &s4.sides, tails, 3000);
+            for len in opt..=opt + 2 {
+                e.solutions(mask, root, len);
+            }
+            (e.out.iter())
+                .map(|r| (r.key, r.len, r.path[..r.len as usize].to_vec()))
+                .collect::<Vec<_>>()
+        };
+        let listed = run(Some(&s4.p1_tails));
+        assert!(!listed.is_empty());
+        assert_eq!(listed, run(None));
+        solutions += listed.len();
+    }
+    assert!(solutions > 1000, "{solutions} solutions");
+}
+
+/// The moves phase 1's enumeration leaves out (`Dw`, `Lw2`, `Bw2`:
+/// [`phase1::follow_lists`]) only make copies: each start over every move
+/// is, up to a whole-cube turn about U-D, a start without them, none
+/// longer, or one followed by a move of phase 2 (a path rewritten without
+/// them can go on from the goal with a move that keeps it, which the
+/// enumeration leaves to phase 2).
+#[test]
+fn phase1_moves_left_out_make_only_copies() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let cube = CubeN::new(4);
+    let st0 = &s4.stages.stages[0];
+    let either = s4.sides_either.bytes();
+    let mut every = P1Rank::new(&cube, &st0.moves, &s4.sides, &s4.wings);
+    every.follow = phase1::follow_lists(&st0.moves, false);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(47);
+    let mut after_phase2_move = 0;
+    for _ in 0..4 {
+        let s = random_scramble(&cube, &mut rng);
+        let mask = st0.mask(&s).unwrap();
+        let opt = st0.table.get(st0.space.rank(mask)) as usize;
+        // Each start (up to a turn): its shortest phase 1 and its state.
+        let starts = |rank: &P1Rank| {
+            let root = rank.root(&s, &s4.wings).unwrap();
+            let mut e = Enumerate::new(st0, rank, either, &s4.sides, None, usize::MAX);
+            for len in opt..=opt + 1 {
+                e.solutions(mask, root, len);
+            }
+            let mut best: HashMap<Vec<u8>, (u8, Vec<u8>)> = HashMap::new();
+            for r in &e.out {
+                let t = rank.apply(&s, &r.path[..r.len as usize]);
+                best.entry(s4.canonical(&t)).or_insert((r.len, t));
+            }
+            (e.out.len(), best)
+        };
+        let (n_every, all) = starts(&every);
+        let (n_kept, kept) = starts(&s4.p1_rank);
+        assert!(n_kept < n_every, "{n_kept} paths against {n_every}");
+        assert!(kept.keys().all(|k| all.contains_key(k)));
+        let mut then_phase2: HashMap<Vec<u8>, u8> = HashMap::new();
+        for (len, t) in kept.values() {
+            for &m in &s4.p2_moves {
+                let mut u = t.clone();
+                cube.apply(&mut u, m);
+                let l = then_phase2.entry(s4.canonical(&u)).or_insert(len + 1);
+                *l = (*l).min(len + 1);
+            }
+        }
+        for (start, (len, _)) in &all {
+            if kept.get(start).is_some_and(|k| k.0 <= *len) {
+                continue;
+            }
+            assert!(
+                then_phase2.get(start).is_some_and(|l| l <= len),
+                "a start of {len} moves is lost"
+            );
+            after_phase2_move += 1;
+        }
+    }
+    assert!(after_phase2_move > 0);
 }
