@@ -13,8 +13,15 @@ impl Hasher for MixHasher {
     fn finish(&self) -> u64 {
         self.0
     }
+    /// Eight bytes a step (keys such as facelet states are tens of bytes).
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let mut k = [0u8; 8];
+            k.copy_from_slice(w);
+            self.write_u64(u64::from_le_bytes(k));
+        }
+        for &b in words.remainder() {
             self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
     }
