@@ -230,12 +230,11 @@ impl Tails {
                 .map(|f| f.iter().fold(0u64, |a, &m| a | 1 << m))
                 .collect(),
         };
-        // The masks within TAIL moves, level by level from the goal: every
-        // mask at one distance is a move from one at the distance before.
-        let solved = CubeN::new(4).solved();
-        let goal = stage
-            .mask(&solved)
-            .expect("the solved cube meets every centre stage's precondition");
+        // The masks within TAIL moves, level by level from the goal (the
+        // solved cube's mask, the one at distance 0): every mask at one
+        // distance is a move from one at the distance before.
+        debug_assert!(none <= 64, "the first moves are kept as bits of a u64");
+        let goal = stage.space.project(&CubeN::new(4).solved(), &stage.marked);
         let mut near = vec![(goal, stage.space.rank(goal))];
         let mut seen: crate::hash::MixSet<u64> = near.iter().map(|&(_, r)| r).collect();
         let mut level = 0..1;
