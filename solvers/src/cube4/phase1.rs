@@ -331,8 +331,9 @@ impl<'a> Enumerate<'a> {
 
     /// Every solution from `mask` (the stage's projection) of exactly `len`
     /// moves, until `cap` are found, in the order of a depth-first search
-    /// over the moves (each move followed as [`crate::search::allowed`]
-    /// lets). A path does not go on from the goal with fewer than five
+    /// over the moves the rank's [`follow_lists`] let follow each other
+    /// (the table's distances are over all of the stage's moves, so they
+    /// stay lower bounds). A path does not go on from the goal with fewer than five
     /// moves left (it would be a shorter solution and moves that phase 2
     /// can make, as in TPR's search).
     pub(super) fn solutions(&mut self, mask: u64, at: P1Root, len: usize) {
