@@ -185,8 +185,16 @@ pub(super) struct Ranked {
 /// the ud-stage table's depth).
 pub(super) const MAX_LEN: usize = 16;
 
+/// A path goes on from the goal only with at least this many moves left
+/// (fewer would make a shorter solution followed by moves phase 2 can
+/// make, as in TPR's search).
+const MIN_LEFT_PAST_GOAL: usize = 5;
+
 /// How many last moves of a solution [`Tails`] lists.
 pub(super) const TAIL: usize = 3;
+
+// A tail never goes on from the goal: the lists rely on it.
+const _: () = assert!(TAIL < MIN_LEFT_PAST_GOAL);
 
 /// The stage's distance of rank `r`: the mapped nibbles read directly when
 /// the table is mapped so.
@@ -259,7 +267,7 @@ impl Tails {
             for (k, &(mask, r)) in near.iter().enumerate() {
                 let from = tails.paths.len() as u32;
                 // The goal itself has no tail: a path does not go on from it
-                // with fewer than five moves left.
+                // with fewer than MIN_LEFT_PAST_GOAL moves left.
                 if distance(stage, nibbles, r) > 0 {
                     for &m in &rank.follow[none] {
                         let child = stage.space.apply(mask, m as usize);
@@ -333,9 +341,8 @@ impl<'a> Enumerate<'a> {
     /// moves, until `cap` are found, in the order of a depth-first search
     /// over the moves the rank's [`follow_lists`] let follow each other
     /// (the table's distances are over all of the stage's moves, so they
-    /// stay lower bounds). A path does not go on from the goal with fewer than five
-    /// moves left (it would be a shorter solution and moves that phase 2
-    /// can make, as in TPR's search).
+    /// stay lower bounds). A path does not go on from the goal with fewer than
+    /// [`MIN_LEFT_PAST_GOAL`] moves left.
     pub(super) fn solutions(&mut self, mask: u64, at: P1Root, len: usize) {
         let r = self.stage.space.rank(mask);
         let d = distance(self.stage, self.dist, r);
@@ -359,7 +366,7 @@ impl<'a> Enumerate<'a> {
         if self.out.len() >= self.cap || d > left {
             return;
         }
-        if d == 0 && left < 5 {
+        if d == 0 && left < MIN_LEFT_PAST_GOAL {
             if left == 0 {
                 self.emit(at, depth);
             }
