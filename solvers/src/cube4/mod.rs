@@ -13,6 +13,7 @@
 
 mod centres;
 mod finish;
+mod near_split;
 mod phase1;
 mod phase2;
 mod phase3;
@@ -34,14 +35,13 @@ use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 use tablegen::catalog::{self, SpaceDef};
 use tablegen::corners::read_corners;
-use tablegen::cube4::{odd, PairAllSpace, SideCentresSpace, SplitSpace, Wings};
+use tablegen::cube4::{odd, PairAllSpace, SideCentresSpace, Wings};
 use tablegen::notation::{Face, Move};
 use tablegen::validate::validate;
 
 /// Ids of the reduction's own tables, besides the centre stages and the 3x3x3 ones.
-pub const REDUCTION_IDS: [&str; 5] = [
+pub const REDUCTION_IDS: [&str; 4] = [
     "4x4x4-sides-parity",
-    "4x4x4-wings-split3",
     "4x4x4-wings-pair",
     "4x4x4-pair-centres",
     "4x4x4-sides-parity-either",
@@ -145,7 +145,7 @@ pub struct Solution4 {
 /// | phase | goal | moves | bound |
 /// |---|---|---|---|
 /// | `centres-ud` | one colour pair's centres on one axis (each of the 3 x 3 choices: the cube turned and its colours renamed; optimal to +2 solutions, ranked by length plus the phase-2 bound of their side centres and wing parity) | 36 | `4x4x4-ud-stage` (walk) |
-/// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see the `phase2` module) | least over the two frames of the max of `4x4x4-sides-parity` (side centres and wing parity together; `4x4x4-sides-parity-either` for both at once) and `4x4x4-wings-split3` on four groups of three dedges |
+/// | `separate` | the other centres staged so the pairing group can solve them, in either frame (F/B centres on F/B, or on R/L and the cube turned by `y`); each dedge with one wing in each class, an even number of them flipped; even wing permutation | 23 (28 less `Dw Lw2 Bw2`: see the `phase2` module) | least over the two frames of the max of `4x4x4-sides-parity` (side centres and wing parity together; `4x4x4-sides-parity-either` for both at once) and the wings' exact distance to their goal when it is at most 3 (the toggle sets of short paths: see the `near_split` module) |
 /// | `pair` | centres solved, edges paired, no PLL parity (up to `x2 y2 z2`) | 17: `U D R L` turns, `F2 B2`, `Uw2 Rw2 Fw2` | max of the phase-3 centre distance (`4x4x4-pair-centres`, centres and PLL parity) and the exact pairing distance (`4x4x4-wings-pair`, mod 3, followed move by move) |
 /// | `3x3x3` | solved | 18 outer face turns | the two-phase solver, on each of up to 16 `pair` solutions; the shortest whole is kept |
 pub struct Solver {
@@ -156,8 +156,8 @@ pub struct Solver {
     /// (entry `2r + o`), the distance to the sides-stage goal with an even
     /// wing permutation.
     sides_tab: Nibbles,
-    split: SplitSpace,
-    split_tab: Nibbles,
+    /// The exact test of phase 2's wing goal within a few moves.
+    near_split: near_split::NearSplit,
     /// Per phase-2 move: wing slot images and whether it permutes the wings oddly.
     p2_slot: Vec<[u8; 24]>,
     p2_odd: Vec<bool>,
@@ -182,9 +182,6 @@ pub struct Solver {
     /// renamings of the 24 (see [`Solver::problem_key`]).
     turns24: Vec<Vec<u8>>,
     recolours24: Vec<[u8; 6]>,
-    /// Wing slot images of the whole-cube turn `y`; `sides` has `y` as its move
-    /// `p2_moves.len()`.
-    y_slot: [u8; 24],
     pair: PairAllSpace,
     pair_tab: Trits,
     /// Phase-3 moves.
@@ -318,19 +315,19 @@ impl Solver {
             }
         };
         let p2_moves = moves_of(REDUCTION_IDS[0])?;
-        for id in [REDUCTION_IDS[1], REDUCTION_IDS[4]] {
+        for id in [REDUCTION_IDS[3]] {
             if moves_of(id)? != p2_moves {
                 return Err(bad(id, "move set differs from the sides stage".into()));
             }
         }
-        let p3_moves = moves_of(REDUCTION_IDS[2])?;
+        let p3_moves = moves_of(REDUCTION_IDS[1])?;
         // The centre bound's table is made with the moves phase 3 searches.
         let searched: Vec<Move> = (p3_moves.iter().copied())
             .filter(|&m| !tablegen::cube4::is_dlb_wide(m))
             .collect();
-        if moves_of(REDUCTION_IDS[3])? != searched {
+        if moves_of(REDUCTION_IDS[2])? != searched {
             return Err(bad(
-                REDUCTION_IDS[3],
+                REDUCTION_IDS[2],
                 "move set differs from phase 3's".into(),
             ));
         }
@@ -346,8 +343,10 @@ impl Solver {
             .map(|&m| wings.slot_perm(&stages.cube, m))
             .collect();
         let p2_odd = p2_slot.iter().map(|p| odd(p)).collect();
+        let active_slots: Vec<[u8; 24]> = p2_active.iter().map(|&i| p2_slot[i]).collect();
+        let near_split = near_split::NearSplit::new(&active_slots, &y_slot);
         let pair =
-            PairAllSpace::new(&p3_moves).map_err(|e| TableError::model(REDUCTION_IDS[2], e))?;
+            PairAllSpace::new(&p3_moves).map_err(|e| TableError::model(REDUCTION_IDS[1], e))?;
         let cs = &stages.stages[2];
         let p3_centre_move = p3_moves
             .iter()
@@ -372,7 +371,7 @@ impl Solver {
             .collect();
         let p3_active = without_dlb_wide(&p3_moves);
         let sides_tab = Nibbles::load(REDUCTION_IDS[0], dir, quiet)?;
-        let sides_either = Nibbles::load(REDUCTION_IDS[4], dir, quiet)?;
+        let sides_either = Nibbles::load(REDUCTION_IDS[3], dir, quiet)?;
         let centres3 = PairCentres::load(dir, quiet, &cs.space, &p3_centre_move)?;
         let ud_turns = (0..8)
             .map(|k| {
@@ -398,9 +397,8 @@ impl Solver {
             turns24,
             recolours24,
 
-            pair_tab: Trits::load_trits(REDUCTION_IDS[2], dir, quiet)?,
-            split: SplitSpace::new(3, &p2_moves),
-            split_tab: Nibbles::load(REDUCTION_IDS[1], dir, quiet)?,
+            pair_tab: Trits::load_trits(REDUCTION_IDS[1], dir, quiet)?,
+            near_split,
             solver3: solver3()?,
             stages,
             wings,
@@ -411,7 +409,6 @@ impl Solver {
             p1_tails,
             p2_moves,
             p2_active,
-            y_slot,
             pair,
             p3_moves,
             centres3,
@@ -424,7 +421,6 @@ impl Solver {
     pub fn table_bytes(&self) -> u64 {
         let n = |t: &Nibbles| t.bytes().len() as u64;
         n(&self.sides_tab)
-            + n(&self.split_tab)
             + n(&self.pair_tab)
             + self.solver3.table_bytes()
             + self.stages.table_bytes()

@@ -2,7 +2,7 @@
 //! centres staged for the pairing group with an even wing permutation, and the
 //! wings split (one of each dedge in each class, an even number flipped).
 
-use super::Solver;
+use super::{near_split, Solver};
 use crate::search::{allowed, Chain, Link, Rooted, Stage};
 use crate::tables::nibble;
 use crate::SolveError;
@@ -69,40 +69,14 @@ pub(super) struct P2<'a> {
 impl P2<'_> {
     pub(super) fn h(&self, n: &N2) -> usize {
         (0..2)
-            .map(|t| {
-                let mut h = n.sides[t] as usize;
-                let pos = self.frame(n, t);
-                for g in 0..4 {
-                    h = h.max(self.split_h(&pos, g));
-                }
-                h
-            })
+            .map(|t| (n.sides[t] as usize).max(self.s.near_split.distance(&n.pos, t)))
             .min()
             .unwrap_or(0)
     }
 
-    /// Wing positions in frame `t` (0: as is, 1: turned by `y`).
-    #[inline]
-    pub(super) fn frame(&self, n: &N2, t: usize) -> [u8; 24] {
-        if t == 0 {
-            n.pos
-        } else {
-            n.pos.map(|x| self.s.y_slot[x as usize])
-        }
-    }
-
-    /// Bound of the split table on dedges 3g, 3g+1, 3g+2.
-    #[inline]
-    pub(super) fn split_h(&self, pos: &[u8; 24], g: usize) -> usize {
-        let pairs: [(u8, u8); 3] = std::array::from_fn(|i| {
-            let d = 3 * g + i;
-            (pos[d], pos[d + 12])
-        });
-        nibble(self.s.split_tab.bytes(), self.s.split.rank(&pairs) as usize)
-    }
-
     /// The frames (bit t: frame t) whose bound is at most `limit`, looking at
-    /// the cheap bounds first.
+    /// the cheap bound first. Near the goal the wings are tested exactly
+    /// (see the `near_split` module).
     #[inline]
     pub(super) fn within(&self, n: &N2, limit: usize) -> u8 {
         let mut frames = 0;
@@ -110,11 +84,7 @@ impl P2<'_> {
             if n.sides[t] as usize > limit {
                 continue;
             }
-            // The split table's largest distance is 3: it only prunes below that.
-            if limit >= 3 || {
-                let pos = self.frame(n, t);
-                (0..4).all(|g| self.split_h(&pos, g) <= limit)
-            } {
+            if limit > near_split::MAX_LIMIT || self.s.near_split.reachable(&n.pos, t, limit) {
                 frames |= 1 << t;
             }
         }
@@ -138,16 +108,10 @@ impl Stage for P2<'_> {
         // Split: one wing of each dedge in each class. Phase 3 keeps the
         // parity of sigma, and sigma's parity is that of the wing permutation
         // (even here) plus the number of dedges whose high piece sits in the
-        // low class: that number must be even too (else OLL parity).
+        // low class: that number must be even too (else OLL parity). At no
+        // moves left, `within` tests exactly that, and the side centres.
         let frames = self.within(n, 0);
-        (0..2u8).find(|&t| {
-            frames & (1 << t) != 0 && {
-                let pos = self.frame(n, t as usize);
-                let split = (0..12).all(|d| (pos[d] < 12) != (pos[d + 12] < 12));
-                let flipped = (0..12).filter(|&d| pos[d] >= 12).count();
-                split && flipped % 2 == 0
-            }
-        })
+        (0..2u8).find(|&t| frames & (1 << t) != 0)
     }
 
     /// Children in two passes: their sides-with-parity entries (both frames)

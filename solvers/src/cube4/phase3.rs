@@ -71,7 +71,7 @@ impl PairCentres {
         space: &FaceletMaskSpace,
         centre_move: &[usize],
     ) -> Result<PairCentres, TableError> {
-        let bad = |msg: String| TableError::Build(super::REDUCTION_IDS[3].into(), msg);
+        let bad = |msg: String| TableError::Build(super::REDUCTION_IDS[2].into(), msg);
         if space.radices() != [70, 70, 70] {
             return Err(bad("the centres' projection is not 70 x 70 x 70".into()));
         }
@@ -88,7 +88,7 @@ impl PairCentres {
             })
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| bad("a phase-3 move the centres' projection does not have".into()))?;
-        let tab = Nibbles::load(super::REDUCTION_IDS[3], dir, quiet)?;
+        let tab = Nibbles::load(super::REDUCTION_IDS[2], dir, quiet)?;
         if tab.bytes().len() != 70 * 70 * 70 {
             return Err(bad(format!(
                 "{} bytes, expected 343,000",

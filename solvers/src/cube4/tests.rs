@@ -864,3 +864,60 @@ fn phase1_moves_left_out_make_only_copies() {
     }
     assert!(after_phase2_move > 0);
 }
+
+/// Phase 2's exact wing test near the goal ([`near_split::NearSplit`])
+/// against every path of at most three of its moves, on wings a few moves
+/// from split and on random wings, in both frames.
+#[test]
+fn phase2_near_split_is_exact() {
+    let s4 = Solver::load(&crate::tables::test_tables_dir(), true).unwrap();
+    let moves: Vec<[u8; 24]> = s4.p2_active.iter().map(|&i| s4.p2_slot[i]).collect();
+    let y_slot = s4.wings.slot_perm(&s4.stages.cube, y_turn());
+    // The goal of phase 2's wings in frame t, as its `goal` tests it.
+    let goal = |pos: &[u8; 24], t: usize| {
+        let pos = if t == 0 {
+            *pos
+        } else {
+            pos.map(|x| y_slot[x as usize])
+        };
+        let split = (0..12).all(|d| (pos[d] < 12) != (pos[d + 12] < 12));
+        split && (0..12).filter(|&d| pos[d] >= 12).count() % 2 == 0
+    };
+    // The least path length (at most 3; else 4) to the goal, by brute force.
+    let brute = |pos: &[u8; 24], t: usize| -> usize {
+        let mut level = vec![*pos];
+        for len in 0..=near_split::MAX_LIMIT {
+            if level.iter().any(|p| goal(p, t)) {
+                return len;
+            }
+            level = (level.iter())
+                .flat_map(|p| moves.iter().map(move |m| p.map(|x| m[x as usize])))
+                .collect();
+        }
+        near_split::MAX_LIMIT + 1
+    };
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(44);
+    let mut seen = [0usize; near_split::MAX_LIMIT + 2];
+    for k in 0..240 {
+        let pos: [u8; 24] = if k % 4 == 3 {
+            let mut p: [u8; 24] = std::array::from_fn(|i| i as u8);
+            p.shuffle(&mut rng);
+            p
+        } else {
+            // Split with none flipped, then up to four random moves.
+            let mut p: [u8; 24] = std::array::from_fn(|i| i as u8);
+            for _ in 0..rng.gen_range(0..=4) {
+                let m = &moves[rng.gen_range(0..moves.len())];
+                p = p.map(|x| m[x as usize]);
+            }
+            p
+        };
+        for t in 0..2 {
+            let d = brute(&pos, t);
+            assert_eq!(s4.near_split.distance(&pos, t), d, "{pos:?}, frame {t}");
+            seen[d] += 1;
+        }
+    }
+    // Every distance the test can tell was met.
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
