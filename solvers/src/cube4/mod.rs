@@ -315,10 +315,11 @@ impl Solver {
             }
         };
         let p2_moves = moves_of(REDUCTION_IDS[0])?;
-        for id in [REDUCTION_IDS[3]] {
-            if moves_of(id)? != p2_moves {
-                return Err(bad(id, "move set differs from the sides stage".into()));
-            }
+        if moves_of(REDUCTION_IDS[3])? != p2_moves {
+            return Err(bad(
+                REDUCTION_IDS[3],
+                "move set differs from the sides stage".into(),
+            ));
         }
         let p3_moves = moves_of(REDUCTION_IDS[1])?;
         // The centre bound's table is made with the moves phase 3 searches.

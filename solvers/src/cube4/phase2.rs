@@ -49,7 +49,8 @@ pub(super) struct N2 {
 }
 
 /// Phase-2 search: IDA* on the sides-with-parity table; the
-/// wing split (one wing of each dedge in each class) is checked at the leaves.
+/// wing split (one wing of each dedge in each class) is tested exactly in the
+/// last three moves (the `near_split` module).
 ///
 /// Only 23 of the 28 moves are searched (`Dw Lw2 Bw2` left out): `Dw` is `Uw`
 /// followed by the whole-cube turn `y'`, and `Lw2`, `Bw2` are `Rw2`, `Fw2`
