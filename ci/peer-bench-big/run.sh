@@ -5,13 +5,15 @@
 # Markdown table. See README.md here.
 #   ci/peer-bench-big/run.sh 4x4x4|5x5x5 --peer PEER_CHECKOUT [--count N]
 #       [--seed S] [--bin CUBESOLVE] [--out DIR] [--threads N]
-#       [--time-budget MS] [--ours-only]
+#       [--time-budget MS] [--batch] [--ours-only]
+# --batch: ours in one process for every state (cubesolve solve --states),
+# as the peer runs in one JVM; each state timed on its own.
 # --ours-only: run cubesolve again and keep the peer's results of an earlier
 # run in OUT (refused unless the states are the same).
 set -euo pipefail
 
 usage() {
-  sed -n '6,10s/^# \{0,1\}//p' "$0" >&2
+  sed -n '6,12s/^# \{0,1\}//p' "$0" >&2
   exit 2
 }
 die() {
@@ -38,10 +40,15 @@ case $puzzle in
 esac
 
 peer="" count=200 seed=1 bin=$root/target/release/cubesolve out=$root/target/peer-bench-big
-ours_only=0 ours_args=() bin_given=0
+ours_only=0 ours_args=() bin_given=0 batch=0
 while [ $# -gt 0 ]; do
   if [ "$1" = --ours-only ]; then
     ours_only=1
+    shift
+    continue
+  fi
+  if [ "$1" = --batch ]; then
+    batch=1
     shift
     continue
   fi
@@ -84,9 +91,9 @@ if [ "$ours_only" = 1 ]; then
   [ -s "$work/peer.tsv" ] && [ -s "$work/states.tsv" ] \
     || die "--ours-only needs an earlier run's peer results and states in $work"
   mv "$work/states.tsv" "$work/states.before"
-  rm -f "$work"/ours*.jsonl "$work"/ours*.measure "$work"/ours-tables.txt "$work"/table.md
+  rm -f "$work"/ours*.jsonl "$work"/ours*.measure "$work"/ours.batch "$work"/ours-tables.txt "$work"/table.md
 else
-  rm -f "$work"/*.tsv "$work"/*.jsonl "$work"/*.measure "$work"/ours-tables.txt "$work"/table.md
+  rm -f "$work"/*.tsv "$work"/*.jsonl "$work"/*.measure "$work"/ours.batch "$work"/ours-tables.txt "$work"/table.md
 fi
 log=$work/log.txt
 : >"$log"
@@ -149,6 +156,13 @@ else
   shopt -u nullglob
   printf '%s\n' "# glob" "${tables[@]}" >"$work/ours-tables.txt"
 fi
+if [ "$batch" = 1 ]; then
+  # One process for every state, as the peer's one JVM: the tables loaded
+  # once; each JSON line's "ms" is that state's own solve.
+  measure "$work/ours.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --states "$tmp/states" --json "${ours_args[@]}" \
+    >"$work/ours.jsonl" 2>>"$log" || note "cubesolve solve --states stopped early (see $log)"
+  touch "$work/ours.batch"
+else
 i=0
 while read -r state; do
   i=$((i + 1))
@@ -159,6 +173,7 @@ while read -r state; do
     echo "{\"error\": \"cubesolve solve failed on state $i (see log.txt)\"}" >>"$work/ours.jsonl"
   fi
 done <"$tmp/states"
+fi
 
 # The peer: its tables built once (kept in OUT), three start-ups, one JVM for all states.
 if [ "$ours_only" = 1 ]; then

@@ -54,14 +54,14 @@ enum Command {
     Show(ShowArgs),
 }
 
-/// The position given on the command line: `--state` or `--scramble`, one
-/// of them (a usage error names both when neither is given).
+/// The position given on the command line: `--state` or `--scramble`, at
+/// most one of them (neither: a bad-input error naming both, or for
+/// `solve`, a file of positions given by `--states` or `--scrambles`).
 #[derive(clap::Args)]
 #[group(skip)]
 #[command(group(
     clap::ArgGroup::new("position")
         .args(["state", "scramble"])
-        .required(true)
         .multiple(false)
 ))]
 struct PositionArgs {
@@ -90,6 +90,21 @@ impl PositionArgs {
                 Ok(Input::Scramble(text))
             }
             (None, None) => Err(bad("give --state or --scramble")),
+        }
+    }
+
+    /// The position of a `solve`: as [`PositionArgs::input`], or `None`
+    /// when the positions come from a file (`batch`).
+    fn solve_input(&self, batch: &Batch) -> anyhow::Result<Option<Input<'_>>> {
+        match batch {
+            Batch::One if self.state.is_none() && self.scramble.is_none() => Err(bad(
+                "give --state or --scramble (or a file of them: --states or --scrambles)",
+            )),
+            Batch::One => self.input().map(Some),
+            Batch::Scrambles(_) if self.order.is_some() => {
+                Err(bad("--order is for --state or --states"))
+            }
+            _ => Ok(None),
         }
     }
 }
@@ -171,6 +186,37 @@ struct SolveArgs {
     /// (made if missing).
     #[arg(long, value_name = "DIR")]
     svg: Option<PathBuf>,
+    /// Solve many states: one facelet state a line of FILE (- for standard
+    /// input; empty lines and lines starting with # are skipped), the tables
+    /// loaded once. One solution a line, in order; with --json one object a
+    /// line, with its `line` and its `ms` counted from that state's own start
+    /// (the loading not included), as is --hard-limit. Stops at the first
+    /// line that cannot be solved, naming it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["state", "scramble", "svg", "scrambles"])]
+    states: Option<PathBuf>,
+    /// As --states, one scramble a line.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["state", "scramble", "svg"])]
+    scrambles: Option<PathBuf>,
+}
+
+/// Where `solve` takes its positions from.
+enum Batch {
+    /// `--state` or `--scramble`.
+    One,
+    /// `--states FILE`.
+    States(PathBuf),
+    /// `--scrambles FILE`.
+    Scrambles(PathBuf),
+}
+
+impl SolveArgs {
+    fn batch(&self) -> Batch {
+        match (&self.states, &self.scrambles) {
+            (Some(f), _) => Batch::States(f.clone()),
+            (None, Some(f)) => Batch::Scrambles(f.clone()),
+            (None, None) => Batch::One,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -227,7 +273,17 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    let position = p.parse(&args.position.input()?)?;
+    let batch = args.batch();
+    let position = match args.position.solve_input(&batch)? {
+        Some(input) => Some(p.parse(&input)?),
+        None => None,
+    };
+    // A file of positions is opened before the tables are loaded, so that a
+    // wrong path is said at once.
+    let lines = match &batch {
+        Batch::One => None,
+        Batch::States(f) | Batch::Scrambles(f) => Some(open_lines(f)?),
+    };
     if let Some(n) = args.threads {
         // The first and only pool of the process: this cannot fail here.
         let _ = rayon::ThreadPoolBuilder::new()
@@ -273,6 +329,12 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         exact_phase1: args.phase1_tables.as_deref() != Some("small"),
         threads: args.threads.map_or(0, usize::from),
     };
+    let Some(position) = position else {
+        let lines = lines.ok_or_else(|| anyhow::anyhow!("no positions"))?;
+        let result = solve_lines(&args, p, solver.as_ref(), &batch, lines, opts);
+        std::mem::forget(solver);
+        return result;
+    };
     let solution = solver.solve(&position, &opts)?;
     // The process ends soon: its exit frees the tables at once, where
     // dropping the solver would unmap and free them piece by piece.
@@ -290,24 +352,7 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         }
     }
     if args.json {
-        let phases: serde_json::Map<String, serde_json::Value> = solution
-            .phases
-            .iter()
-            .map(|(k, v)| (k.clone(), (*v).into()))
-            .collect();
-        let mut out = serde_json::json!({
-            "puzzle": p.name(),
-            "solution": solution.text(),
-            "moves": solution.moves.len(),
-            "ms": ms,
-            "phases": phases,
-            "optimal": solution.optimal,
-        });
-        if solution.optimal {
-            // No shorter solution exists: every depth below was searched.
-            out["proven_depth"] = solution.moves.len().into();
-        }
-        outln!("{out}")?;
+        outln!("{}", json_of(p.name(), &solution, ms))?;
     } else {
         outln!("{}", solution.text())?;
         if args.link || std::io::stdout().is_terminal() {
@@ -325,6 +370,84 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
             } else if args.link {
                 tablegen::errln!("note: no link: it would be {} characters", link.len());
             }
+        }
+    }
+    Ok(())
+}
+
+/// The `--json` object of a solution.
+fn json_of(puzzle: &str, solution: &solvers::Solution, ms: f64) -> serde_json::Value {
+    let phases: serde_json::Map<String, serde_json::Value> = solution
+        .phases
+        .iter()
+        .map(|(k, v)| (k.clone(), (*v).into()))
+        .collect();
+    let mut out = serde_json::json!({
+        "puzzle": puzzle,
+        "solution": solution.text(),
+        "moves": solution.moves.len(),
+        "ms": ms,
+        "phases": phases,
+        "optimal": solution.optimal,
+    });
+    if solution.optimal {
+        // No shorter solution exists: every depth below was searched.
+        out["proven_depth"] = solution.moves.len().into();
+    }
+    out
+}
+
+/// The lines of a file of positions (`-`: standard input), read as they come.
+fn open_lines(f: &Path) -> anyhow::Result<Box<dyn Iterator<Item = std::io::Result<String>>>> {
+    use std::io::BufRead;
+    if f.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock().lines()));
+    }
+    let file = std::fs::File::open(f).map_err(|e| {
+        bad(format!(
+            "cannot read the positions file {}: {e}",
+            tablegen::cli::show_path(f)
+        ))
+    })?;
+    Ok(Box::new(std::io::BufReader::new(file).lines()))
+}
+
+/// Solves every position of `lines` with one loaded solver, printing each
+/// solution as it comes; the first line that fails ends the run, named.
+fn solve_lines(
+    args: &SolveArgs,
+    p: &dyn puzzle::Puzzle,
+    solver: &dyn puzzle::Solve,
+    batch: &Batch,
+    lines: impl Iterator<Item = std::io::Result<String>>,
+    opts: puzzle::Options,
+) -> anyhow::Result<()> {
+    for (i, line) in lines.enumerate() {
+        let n = i + 1;
+        let line = line.with_context(|| format!("cannot read line {n} of the positions"))?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let start = Instant::now();
+        let input = match batch {
+            Batch::Scrambles(_) => Input::Scramble(text),
+            _ => Input::State {
+                text,
+                order: args.position.order,
+            },
+        };
+        let solution = p
+            .parse(&input)
+            .and_then(|position| solver.solve(&position, &opts))
+            .with_context(|| format!("line {n}"))?;
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        if args.json {
+            let mut out = json_of(p.name(), &solution, ms);
+            out["line"] = n.into();
+            outln!("{out}")?;
+        } else {
+            outln!("{}", solution.text())?;
         }
     }
     Ok(())

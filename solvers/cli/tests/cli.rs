@@ -866,3 +866,116 @@ fn phase1_tables_solve_the_3x3x3_and_no_other_puzzle() {
         }
     }
 }
+
+/// `--states FILE` and `--scrambles -`: the tables loaded once, one answer a
+/// line in order, each replayed here; comments and empty lines skipped.
+#[test]
+fn solves_a_file_of_states_and_scrambles_from_stdin() {
+    let cube = tablegen::cube::CubeN::new(3);
+    let mut states = Vec::new();
+    for seed in 1..=5 {
+        let out = cubesolve()
+            .args(["scramble", "--puzzle", "3x3x3", "--seed", &seed.to_string()])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        states.push(text.lines().nth(1).unwrap().to_string());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("states.txt");
+    let body = format!(
+        "# five states\n{}\n\n{}\n{}\n{}\n{}\n",
+        states[0], states[1], states[2], states[3], states[4]
+    );
+    std::fs::write(&file, body).unwrap();
+    let out = cubesolve()
+        .args(["solve", "--puzzle", "3x3x3", "--json", "--states"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5);
+    for ((v, state), line) in lines.iter().zip(&states).zip([2, 4, 5, 6, 7]) {
+        assert_eq!(v["line"], line);
+        let moves = tablegen::notation::parse_alg(v["solution"].as_str().unwrap()).unwrap();
+        assert_eq!(v["moves"], moves.len());
+        let mut s = cube.parse_state(state, Default::default()).unwrap();
+        cube.apply_alg(&mut s, &moves);
+        assert!(cube.is_solved(&s), "line {line}: {v}");
+    }
+    // Scrambles from standard input, plain output: one solution a line.
+    let scrambles = ["R U R' U'", "F2 D' L B", "U"];
+    let out = cubesolve()
+        .args(["solve", "--puzzle", "3x3x3", "--scrambles", "-"])
+        .write_stdin(scrambles.join("\n"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let sols: Vec<&str> = text.lines().collect();
+    assert_eq!(sols.len(), 3, "{text}");
+    for (scramble, sol) in scrambles.iter().zip(&sols) {
+        let mut s = cube.solved();
+        cube.apply_alg(&mut s, &tablegen::notation::parse_alg(scramble).unwrap());
+        cube.apply_alg(&mut s, &tablegen::notation::parse_alg(sol).unwrap());
+        assert!(cube.is_solved(&s), "{scramble}: {sol}");
+    }
+}
+
+/// A bad line ends a file's run with exit 2, named by its number, after the
+/// lines before it were answered; a file that cannot be read, or a file with
+/// a single position, is bad input too.
+#[test]
+fn a_bad_line_of_a_file_is_named_and_exits_2() {
+    let out = cubesolve()
+        .args(["solve", "--puzzle", "2x2x2", "--scrambles", "-"])
+        .write_stdin("R U\n\nR Q\nU\n")
+        .assert()
+        .code(2);
+    let line = one_line(out.get_output());
+    assert!(line.contains("line 3") && line.contains("\"Q\""), "{line}");
+    let answered = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert_eq!(answered.lines().count(), 1, "{answered}");
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none.txt");
+    let out = cubesolve()
+        .args(["solve", "--puzzle", "2x2x2", "--states"])
+        .arg(&missing)
+        .assert()
+        .code(2);
+    let line = one_line(out.get_output());
+    assert!(line.contains("none.txt"), "{line}");
+    for both in [
+        &["--states", "-", "--state", "UUUURRRRFFFFDDDDLLLLBBBB"][..],
+        &["--states", "-", "--scrambles", "-"],
+        &["--scrambles", "-", "--svg", "pictures"],
+    ] {
+        let out = cubesolve()
+            .args(["solve", "--puzzle", "2x2x2"])
+            .args(both)
+            .write_stdin("")
+            .assert()
+            .code(2);
+        one_line(out.get_output());
+    }
+    let out = cubesolve()
+        .args([
+            "solve",
+            "--puzzle",
+            "2x2x2",
+            "--scrambles",
+            "-",
+            "--order",
+            "ulfrbd",
+        ])
+        .write_stdin("R\n")
+        .assert()
+        .code(2);
+    let line = one_line(out.get_output());
+    assert!(line.contains("--order"), "{line}");
+}
