@@ -92,21 +92,6 @@ impl PositionArgs {
             (None, None) => Err(bad("give --state or --scramble")),
         }
     }
-
-    /// The position of a `solve`: as [`PositionArgs::input`], or `None`
-    /// when the positions come from a file (`batch`).
-    fn solve_input(&self, batch: &Batch) -> anyhow::Result<Option<Input<'_>>> {
-        match batch {
-            Batch::One if self.state.is_none() && self.scramble.is_none() => Err(bad(
-                "give --state or --scramble (or a file of them: --states or --scrambles)",
-            )),
-            Batch::One => self.input().map(Some),
-            Batch::Scrambles(_) if self.order.is_some() => {
-                Err(bad("--order is for --state or --states"))
-            }
-            _ => Ok(None),
-        }
-    }
 }
 
 /// The `--puzzle` help of every command.
@@ -199,22 +184,36 @@ struct SolveArgs {
     scrambles: Option<PathBuf>,
 }
 
-/// Where `solve` takes its positions from.
-enum Batch {
-    /// `--state` or `--scramble`.
-    One,
-    /// `--states FILE`.
-    States(PathBuf),
-    /// `--scrambles FILE`.
-    Scrambles(PathBuf),
+/// The lines of a file of positions, read as they come.
+type Lines = Box<dyn Iterator<Item = std::io::Result<String>>>;
+
+/// What `solve` is given: one position, or a file of states or scrambles.
+enum Work {
+    One(puzzle::Position),
+    Many { lines: Lines, scrambles: bool },
 }
 
 impl SolveArgs {
-    fn batch(&self) -> Batch {
+    /// The position parsed, or the file of positions opened (before the
+    /// tables are loaded, so that a bad position or path is said at once).
+    fn work(&self, p: &dyn puzzle::Puzzle) -> anyhow::Result<Work> {
+        let pos = &self.position;
         match (&self.states, &self.scrambles) {
-            (Some(f), _) => Batch::States(f.clone()),
-            (None, Some(f)) => Batch::Scrambles(f.clone()),
-            (None, None) => Batch::One,
+            (Some(f), _) => Ok(Work::Many {
+                lines: open_lines(f)?,
+                scrambles: false,
+            }),
+            (None, Some(_)) if pos.order.is_some() => {
+                Err(bad("--order is for --state or --states"))
+            }
+            (None, Some(f)) => Ok(Work::Many {
+                lines: open_lines(f)?,
+                scrambles: true,
+            }),
+            (None, None) if pos.state.is_none() && pos.scramble.is_none() => Err(bad(
+                "give --state or --scramble (or a file of them: --states or --scrambles)",
+            )),
+            (None, None) => Ok(Work::One(p.parse(&pos.input()?)?)),
         }
     }
 }
@@ -273,17 +272,7 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    let batch = args.batch();
-    let position = match args.position.solve_input(&batch)? {
-        Some(input) => Some(p.parse(&input)?),
-        None => None,
-    };
-    // A file of positions is opened before the tables are loaded, so that a
-    // wrong path is said at once.
-    let lines = match &batch {
-        Batch::One => None,
-        Batch::States(f) | Batch::Scrambles(f) => Some(open_lines(f)?),
-    };
+    let work = args.work(p)?;
     if let Some(n) = args.threads {
         // The first and only pool of the process: this cannot fail here.
         let _ = rayon::ThreadPoolBuilder::new()
@@ -329,11 +318,14 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         exact_phase1: args.phase1_tables.as_deref() != Some("small"),
         threads: args.threads.map_or(0, usize::from),
     };
-    let Some(position) = position else {
-        let lines = lines.ok_or_else(|| anyhow::anyhow!("no positions"))?;
-        let result = solve_lines(&args, p, solver.as_ref(), &batch, lines, opts);
-        std::mem::forget(solver);
-        return result;
+    let position = match work {
+        Work::One(position) => position,
+        Work::Many { lines, scrambles } => {
+            let result = solve_lines(&args, p, solver.as_ref(), lines, scrambles, opts);
+            // As below: the exit frees the tables at once.
+            std::mem::forget(solver);
+            return result;
+        }
     };
     let solution = solver.solve(&position, &opts)?;
     // The process ends soon: its exit frees the tables at once, where
@@ -397,8 +389,8 @@ fn json_of(puzzle: &str, solution: &solvers::Solution, ms: f64) -> serde_json::V
     out
 }
 
-/// The lines of a file of positions (`-`: standard input), read as they come.
-fn open_lines(f: &Path) -> anyhow::Result<Box<dyn Iterator<Item = std::io::Result<String>>>> {
+/// The lines of a file of positions (`-`: standard input).
+fn open_lines(f: &Path) -> anyhow::Result<Lines> {
     use std::io::BufRead;
     if f.as_os_str() == "-" {
         return Ok(Box::new(std::io::stdin().lock().lines()));
@@ -412,14 +404,15 @@ fn open_lines(f: &Path) -> anyhow::Result<Box<dyn Iterator<Item = std::io::Resul
     Ok(Box::new(std::io::BufReader::new(file).lines()))
 }
 
-/// Solves every position of `lines` with one loaded solver, printing each
-/// solution as it comes; the first line that fails ends the run, named.
+/// Solves every position of `lines` (scrambles, else states) with one
+/// loaded solver, printing each solution as it comes; the first line that
+/// fails ends the run, named.
 fn solve_lines(
     args: &SolveArgs,
     p: &dyn puzzle::Puzzle,
     solver: &dyn puzzle::Solve,
-    batch: &Batch,
-    lines: impl Iterator<Item = std::io::Result<String>>,
+    lines: Lines,
+    scrambles: bool,
     opts: puzzle::Options,
 ) -> anyhow::Result<()> {
     for (i, line) in lines.enumerate() {
@@ -430,12 +423,13 @@ fn solve_lines(
             continue;
         }
         let start = Instant::now();
-        let input = match batch {
-            Batch::Scrambles(_) => Input::Scramble(text),
-            _ => Input::State {
+        let input = if scrambles {
+            Input::Scramble(text)
+        } else {
+            Input::State {
                 text,
                 order: args.position.order,
-            },
+            }
         };
         let solution = p
             .parse(&input)
