@@ -321,6 +321,11 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
     let position = match work {
         Work::One(position) => position,
         Work::Many { lines, scrambles } => {
+            // Each position's limit counts from its own start.
+            let opts = puzzle::Options {
+                hard_limit: limit,
+                ..opts
+            };
             let result = solve_lines(&args, p, solver.as_ref(), lines, scrambles, opts);
             // As below: the exit frees the tables at once.
             std::mem::forget(solver);
