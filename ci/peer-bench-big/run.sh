@@ -163,16 +163,16 @@ if [ "$batch" = 1 ]; then
     >"$work/ours.jsonl" 2>>"$log" || note "cubesolve solve --states stopped early (see $log)"
   touch "$work/ours.batch"
 else
-i=0
-while read -r state; do
-  i=$((i + 1))
-  if measure "$work/ours.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --state "$state" --json "${ours_args[@]}" \
-    >"$tmp/solve.json" 2>>"$log" && [ -s "$tmp/solve.json" ]; then
-    cat "$tmp/solve.json" >>"$work/ours.jsonl"
-  else
-    echo "{\"error\": \"cubesolve solve failed on state $i (see log.txt)\"}" >>"$work/ours.jsonl"
-  fi
-done <"$tmp/states"
+  i=0
+  while read -r state; do
+    i=$((i + 1))
+    if measure "$work/ours.measure" -- nice -n 10 "$bin" solve --puzzle "$puzzle" --state "$state" --json "${ours_args[@]}" \
+      >"$tmp/solve.json" 2>>"$log" && [ -s "$tmp/solve.json" ]; then
+      cat "$tmp/solve.json" >>"$work/ours.jsonl"
+    else
+      echo "{\"error\": \"cubesolve solve failed on state $i (see log.txt)\"}" >>"$work/ours.jsonl"
+    fi
+  done <"$tmp/states"
 fi
 
 # The peer: its tables built once (kept in OUT), three start-ups, one JVM for all states.

@@ -77,7 +77,9 @@ struct PositionArgs {
 }
 
 impl PositionArgs {
-    fn input(&self) -> anyhow::Result<Input<'_>> {
+    /// The position; neither given is bad input, its message naming both
+    /// options and then `more` (other ways the command takes).
+    fn input(&self, more: &str) -> anyhow::Result<Input<'_>> {
         match (&self.state, &self.scramble) {
             (Some(text), _) => Ok(Input::State {
                 text,
@@ -89,7 +91,7 @@ impl PositionArgs {
                 }
                 Ok(Input::Scramble(text))
             }
-            (None, None) => Err(bad("give --state or --scramble")),
+            (None, None) => Err(bad(format!("give --state or --scramble{more}"))),
         }
     }
 }
@@ -210,10 +212,9 @@ impl SolveArgs {
                 lines: open_lines(f)?,
                 scrambles: true,
             }),
-            (None, None) if pos.state.is_none() && pos.scramble.is_none() => Err(bad(
-                "give --state or --scramble (or a file of them: --states or --scrambles)",
+            (None, None) => Ok(Work::One(
+                p.parse(&pos.input(" (or a file of them: --states or --scrambles)")?)?,
             )),
-            (None, None) => Ok(Work::One(p.parse(&pos.input()?)?)),
         }
     }
 }
@@ -465,7 +466,7 @@ fn url_alg(s: &str) -> String {
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<()> {
-    let position = registry::parse_any(&args.puzzle, &args.position.input()?)?;
+    let position = registry::parse_any(&args.puzzle, &args.position.input("")?)?;
     let title = match &position.setup {
         Some(moves) => format!("{} {moves}", args.puzzle),
         None => args.puzzle.clone(),
