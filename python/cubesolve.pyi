@@ -43,6 +43,8 @@ def solve(
     optimal_tables: str = "large",
     exact_phase1: Optional[bool] = None,
     threads: Optional[int] = None,
+    target_length: Optional[int] = None,
+    target_time_ms: Optional[int] = None,
 ) -> Solution:
     """Solves a puzzle: "2x2x2", "3x3x3", "4x4x4", "pyraminx" or "domino".
 
@@ -64,7 +66,9 @@ def solve(
     built or downloaded by a solve given `hard_limit_ms`; about twice as fast
     at 20 moves) when True or None (the default), by the
     three small tables (0.85 MB) when False. `threads` (4x4x4, 5x5x5): threads of the
-    solve (default: one per core).
+    solve (default: one per core). `target_length` (4x4x4): past the time
+    budget, a solve whose best is longer goes on until it has one this short
+    or `target_time_ms` (default 1000, from the solve's start) comes.
     """
 
 def scramble(

@@ -5,7 +5,9 @@
 # Markdown table. See README.md here.
 #   ci/peer-bench-big/run.sh 4x4x4|5x5x5 --peer PEER_CHECKOUT [--count N]
 #       [--seed S] [--bin CUBESOLVE] [--out DIR] [--threads N]
-#       [--time-budget MS] [--batch] [--ours-only]
+#       [--time-budget MS] [--target-length N [--target-time MS]] [--batch]
+#       [--ours-only]
+# --target-length, --target-time: passed to cubesolve solve (4x4x4).
 # --batch: ours in one process for every state (cubesolve solve --states),
 # as the peer runs in one JVM; each state timed on its own.
 # --ours-only: run cubesolve again and keep the peer's results of an earlier
@@ -13,7 +15,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '6,12s/^# \{0,1\}//p' "$0" >&2
+  sed -n '6,14s/^# \{0,1\}//p' "$0" >&2
   exit 2
 }
 die() {
@@ -61,6 +63,8 @@ while [ $# -gt 0 ]; do
     --out) out=$(abspath "$2") ;;
     --threads) ours_args+=(--threads "$2") ;;
     --time-budget) ours_args+=(--time-budget "$2") ;;
+    --target-length) ours_args+=(--target-length "$2") ;;
+    --target-time) ours_args+=(--target-time "$2") ;;
     *) die "unknown option $1" ;;
   esac
   shift 2

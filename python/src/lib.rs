@@ -231,12 +231,15 @@ fn read_position(
 /// three small tables (0.85 MB) when False. `threads` (4x4x4, 5x5x5): threads of the
 /// solve (default: one per core; the 4x4x4's nine phase-1 choices, the
 /// 5x5x5's stage roots and finishes are dealt out among them).
+/// `target_length` (4x4x4): past the time budget, a solve whose best is
+/// longer goes on until it has one this short or `target_time_ms` (default
+/// 1000, from the solve's start) comes.
 ///
 /// Returns a Solution with `.moves` (str), `.length` (int), `.phases` (dict).
 /// Raises ValueError for bad input, OSError for a table that cannot be read,
 /// built or downloaded, RuntimeError when the solve runs out of time.
 #[pyfunction]
-#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None, optimal=false, hard_limit_ms=None, optimal_tables="large", exact_phase1=None, threads=None))]
+#[pyo3(signature = (puzzle, state=None, scramble=None, order="urfdlb", tables=None, max_length=None, time_budget_ms=None, tables_from=None, optimal=false, hard_limit_ms=None, optimal_tables="large", exact_phase1=None, threads=None, target_length=None, target_time_ms=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -253,9 +256,19 @@ fn solve(
     optimal_tables: &str,
     exact_phase1: Option<bool>,
     threads: Option<usize>,
+    target_length: Option<usize>,
+    target_time_ms: Option<u64>,
 ) -> PyResult<Solution> {
     if threads == Some(0) {
         return Err(PyValueError::new_err("threads: at least 1"));
+    }
+    if target_length == Some(0) {
+        return Err(PyValueError::new_err("target_length: at least 1"));
+    }
+    if target_time_ms.is_some() && target_length.is_none() {
+        return Err(PyValueError::new_err(
+            "target_time_ms: only with target_length",
+        ));
     }
     let optimal_tables =
         solvers::cube3::optimal::TableSize::parse(optimal_tables).map_err(PyValueError::new_err)?;
@@ -265,6 +278,11 @@ fn solve(
     if optimal && !registry::solves_optimally(puzzle) {
         return Err(PyValueError::new_err(format!(
             "optimal=True: {puzzle} has no optimal solver (the 3x3x3 has)"
+        )));
+    }
+    if target_length.is_some() && !registry::takes_target(puzzle) {
+        return Err(PyValueError::new_err(format!(
+            "target_length: {puzzle} has no target length (the 4x4x4 has; the 3x3x3 has max_length)"
         )));
     }
     if let (Some(given), false) = (exact_phase1, puzzle == "3x3x3") {
@@ -283,6 +301,7 @@ fn solve(
         optimal_tables,
         exact_phase1: exact_phase1.unwrap_or(defaults.exact_phase1),
         threads: threads.unwrap_or(0),
+        target: target_length.map(|n| (n, Duration::from_millis(target_time_ms.unwrap_or(1000)))),
     };
     let name = puzzle.to_string();
     let sol = py

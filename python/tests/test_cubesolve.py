@@ -174,6 +174,14 @@ def test_4x4x4_when_its_tables_are_at_hand(tmp_path):
         assert cubesolve.is_solved("4x4x4", sol.moves, scramble=scramble)
     with pytest.raises(ValueError, match="threads"):
         cubesolve.solve("4x4x4", scramble="R", tables=tmp_path, threads=0)
+    # A target length no reduction reaches: the solve goes on to its time.
+    sol = cubesolve.solve(
+        "4x4x4", scramble=scramble, tables=tmp_path, time_budget_ms=50, target_length=25, target_time_ms=300
+    )
+    assert cubesolve.is_solved("4x4x4", sol.moves, scramble=scramble)
+    for kwargs in [dict(target_length=0), dict(target_time_ms=300)]:
+        with pytest.raises(ValueError, match="target"):
+            cubesolve.solve("4x4x4", scramble="R", tables=tmp_path, **kwargs)
 
 
 def test_solvers_are_cached(tables):
@@ -207,6 +215,7 @@ def test_pictures():
         (dict(puzzle="pyraminx", scramble="U", order="ulfrbd"), "order"),
         (dict(puzzle="pyraminx", state="UUU"), "scramble"),
         (dict(puzzle="3x3x3", scramble="R", order="abc"), "face order"),
+        (dict(puzzle="3x3x3", scramble="R", target_length=20), "target length"),
     ],
 )
 def test_bad_input_raises_value_error(tables, kwargs, words):

@@ -36,7 +36,8 @@ fn main() {
     // BENCH4_P1SLACK (phase-1 moves over optimal), BENCH4_P1GEN (phase-1
     // solutions ranked for the starts), BENCH4_SPLIT (0: each thread keeps the
     // phase-2 ends it shares with another), BENCH4_THREADS (threads of
-    // a solve; default one per core).
+    // a solve; default one per core), BENCH4_TARGET / BENCH4_TARGET_MS (a
+    // target length, and when a solve going on for it stops).
     let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
     if let Some(k) = env("BENCH4_P3") {
         opts.phase3_solutions = k as usize;
@@ -70,6 +71,12 @@ fn main() {
     }
     if let Some(k) = env("BENCH4_SPLIT") {
         opts.split_ends = k != 0;
+    }
+    if let Some(k) = env("BENCH4_TARGET") {
+        opts.target_length = Some(k as usize);
+    }
+    if let Some(k) = env("BENCH4_TARGET_MS") {
+        opts.target_time = Duration::from_millis(k);
     }
     if let Some(k) = env("BENCH4_FINMIN") {
         opts.finish_min = Duration::from_millis(k);
@@ -124,7 +131,13 @@ fn main() {
         }
     }
     let n = lens.len() as f64;
+    let mean = times.iter().sum::<f64>() / n * 1e3;
+    let gone_on = times
+        .iter()
+        .filter(|&&t| t > opts.time_budget.as_secs_f64() * 1.05)
+        .count();
     println!("{}", summary("4x4x4", &lens, &mut times));
+    println!("mean {mean:.1} ms; past the budget by over 5 %: {gone_on}");
     let phases: Vec<String> = phase_sum
         .iter()
         .map(|(p, s)| format!("{p} {:.2}", *s as f64 / n))

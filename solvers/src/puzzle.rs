@@ -64,6 +64,11 @@ pub struct Options {
     /// finishes (on the process's rayon pool); the optimal 3x3x3 runs on
     /// that pool (the CLI sizes it by `--threads`).
     pub threads: usize,
+    /// 4x4x4: a target length and when a solve going on for it stops,
+    /// counted from its start: past the time budget, a solve whose best is
+    /// longer goes on until it has one this short or that time has come.
+    /// Other puzzles refuse it ([`crate::registry::takes_target`]).
+    pub target: Option<(usize, Duration)>,
 }
 
 impl Default for Options {
@@ -76,6 +81,7 @@ impl Default for Options {
             optimal_tables: Default::default(),
             exact_phase1: true,
             threads: 0,
+            target: None,
         }
     }
 }

@@ -119,6 +119,12 @@ pub fn solves_optimally(name: &str) -> bool {
     matches!(name, "2x2x2" | "3x3x3" | "pyraminx" | "domino")
 }
 
+/// Whether a solve of the puzzle `name` takes a target length
+/// ([`Options::target`]): the 4x4x4.
+pub fn takes_target(name: &str) -> bool {
+    name == "4x4x4"
+}
+
 /// The puzzle of a name, or an input error listing the names.
 pub fn find(name: &str) -> Result<&'static dyn Puzzle, SolveError> {
     if let Some(p) = puzzles().iter().copied().find(|p| p.name() == name) {

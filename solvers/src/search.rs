@@ -73,7 +73,8 @@ pub struct Found {
 
 /// The time limits of one solve: past `soft` (the time budget) a search
 /// stops as soon as it has something, or as soon as another search of the
-/// same solve has an answer; past `hard` it stops with nothing.
+/// same solve has an answer (unless the solve is going on for a target
+/// length); past `hard` it stops with nothing.
 #[derive(Clone, Copy, Debug)]
 pub struct Clock<'a> {
     /// The time budget's end.
@@ -84,6 +85,10 @@ pub struct Clock<'a> {
     /// threads) have, `usize::MAX` while they have none: past `soft`, this
     /// search's own first result would come too late to matter.
     pub answered: Option<&'a AtomicUsize>,
+    /// `(length, end)`: past `soft`, while the other searches' best answer
+    /// is longer than `length` and `end` has not come, the solve goes on,
+    /// and a search with nothing does not stop for their answer.
+    pub target: Option<(usize, Instant)>,
 }
 
 impl Clock<'_> {
@@ -97,12 +102,19 @@ impl Clock<'_> {
     /// Whether a search that has found something (or not) should stop now.
     pub fn expired_now(&self, found: bool) -> bool {
         let now = Instant::now();
-        now >= self.hard
-            || (now >= self.soft
-                && (found
-                    || self
-                        .answered
-                        .is_some_and(|a| a.load(Ordering::Relaxed) != usize::MAX)))
+        if now >= self.hard {
+            return true;
+        }
+        if now < self.soft {
+            return false;
+        }
+        let answer = self
+            .answered
+            .map_or(usize::MAX, |a| a.load(Ordering::Relaxed));
+        let going_on = self
+            .target
+            .is_some_and(|(length, end)| answer > length && now < end);
+        found || (answer != usize::MAX && !going_on)
     }
 }
 
@@ -883,6 +895,7 @@ mod tests {
             soft: now + Duration::from_millis(ms),
             hard: now + Duration::from_millis(ms),
             answered: None,
+            target: None,
         }
     }
 
@@ -900,6 +913,7 @@ mod tests {
             soft: now,
             hard: now + hour,
             answered: Some(&answer),
+            target: None,
         };
         assert!(!past_budget.expired_now(false));
         assert!(past_budget.expired_now(true));
@@ -917,6 +931,33 @@ mod tests {
             ..past_budget
         };
         assert!(past_hard.expired_now(false));
+    }
+
+    /// Going on for a target length: past the budget, a search with nothing
+    /// does not stop for another's answer longer than the target before the
+    /// target's end; it does for one as short, and after the end.
+    #[test]
+    fn clock_goes_on_while_the_answer_is_longer_than_the_target() {
+        let now = Instant::now();
+        let hour = Duration::from_secs(3600);
+        let answer = AtomicUsize::new(45);
+        let going_on = Clock {
+            soft: now,
+            hard: now + hour,
+            answered: Some(&answer),
+            target: Some((43, now + hour)),
+        };
+        assert!(!going_on.expired_now(false));
+        // What a search has found still goes on to the next phase.
+        assert!(going_on.expired_now(true));
+        answer.store(43, Ordering::Relaxed);
+        assert!(going_on.expired_now(false));
+        answer.store(45, Ordering::Relaxed);
+        let ended = Clock {
+            target: Some((43, now)),
+            ..going_on
+        };
+        assert!(ended.expired_now(false));
     }
 
     fn policy(share: Share, want: usize) -> Policy {

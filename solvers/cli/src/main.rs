@@ -162,6 +162,17 @@ struct SolveArgs {
     /// counted from when the tables are loaded).
     #[arg(long, value_name = "MS")]
     hard_limit: Option<u64>,
+    /// 4x4x4: past the time budget, a solve whose best is longer than N
+    /// moves goes on until it has one of N or fewer, or --target-time comes
+    /// (as min2phase's target length: states already short keep the
+    /// budget's time, the long ones get more).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    target_length: Option<u16>,
+    /// With --target-length: when a solve going on for it stops, in
+    /// milliseconds from its start (default 1000; never before the time
+    /// budget, nor after the hard limit).
+    #[arg(long, value_name = "MS", requires = "target_length")]
+    target_time: Option<u64>,
     /// Threads of the solve (default: one per core). 4x4x4: its nine
     /// phase-1 choices dealt out among them (at most nine); 5x5x5: the roots
     /// of its stages and its 3x3x3 finishes; optimal 3x3x3: its
@@ -273,6 +284,13 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
+    if args.target_length.is_some() && !registry::takes_target(p.name()) {
+        return Err(solvers::SolveError::input(format!(
+            "--target-length: {} has no target length (the 4x4x4 has; the 3x3x3 has --max-length)",
+            p.name()
+        ))
+        .into());
+    }
     let work = args.work(p)?;
     if let Some(n) = args.threads {
         // The first and only pool of the process: this cannot fail here.
@@ -318,6 +336,10 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         optimal_tables: args.optimal_tables,
         exact_phase1: args.phase1_tables.as_deref() != Some("small"),
         threads: args.threads.map_or(0, usize::from),
+        target: args.target_length.map(|n| {
+            let ms = args.target_time.unwrap_or(1000);
+            (usize::from(n), Duration::from_millis(ms))
+        }),
     };
     let position = match work {
         Work::One(position) => position,

@@ -979,3 +979,70 @@ fn a_bad_line_of_a_file_is_named_and_exits_2() {
     let line = one_line(out.get_output());
     assert!(line.contains("--order"), "{line}");
 }
+
+/// `--target-length`: past the time budget, a 4x4x4 whose best is longer goes
+/// on until the target's time (25 moves: no reduction reaches it), and one
+/// it has at once ends at the budget; both solutions replayed. Other
+/// puzzles refuse it, and `--target-time` needs it (exit 2).
+#[test]
+fn a_4x4x4_goes_on_for_its_target_length() {
+    // Any table still missing is built before the clock starts.
+    solvers::cube4::Solver::load(&solvers::tables::test_tables_dir(), true).unwrap();
+    let out = cubesolve()
+        .args(["scramble", "--puzzle", "4x4x4", "--seed", "7"])
+        .output()
+        .unwrap();
+    let state = String::from_utf8(out.stdout).unwrap();
+    let state = state.lines().next().unwrap().trim().to_string();
+    let cube = tablegen::cube::CubeN::new(4);
+    for (target, at_least) in [("25", 590.0), ("60", 0.0)] {
+        let v = solve_json(&[
+            "--puzzle",
+            "4x4x4",
+            "--scramble",
+            &state,
+            "--time-budget",
+            "50",
+            "--target-length",
+            target,
+            "--target-time",
+            "600",
+        ]);
+        let mut s = cube.solved();
+        cube.apply_alg(&mut s, &tablegen::notation::parse_alg(&state).unwrap());
+        let solution = v["solution"].as_str().unwrap();
+        cube.apply_alg(&mut s, &tablegen::notation::parse_alg(solution).unwrap());
+        assert!(cube.is_solved(&s), "{target}: {solution}");
+        let ms = v["ms"].as_f64().unwrap();
+        assert!(ms >= at_least, "target {target}: {ms} ms");
+    }
+    for args in [
+        &[
+            "--puzzle",
+            "3x3x3",
+            "--scramble",
+            "R",
+            "--target-length",
+            "20",
+        ][..],
+        &[
+            "--puzzle",
+            "4x4x4",
+            "--scramble",
+            "R",
+            "--target-time",
+            "500",
+        ],
+        &[
+            "--puzzle",
+            "4x4x4",
+            "--scramble",
+            "R",
+            "--target-length",
+            "0",
+        ],
+    ] {
+        let out = cubesolve().arg("solve").args(args).assert().code(2);
+        one_line(out.get_output());
+    }
+}

@@ -433,7 +433,7 @@ impl Solver {
             opts.max_length,
             opts.time_budget,
             (opts.strict, opts.exact_phase1),
-            None,
+            (None, None),
         )
     }
 
@@ -461,8 +461,38 @@ impl Solver {
         shared: Option<(&AtomicUsize, usize)>,
     ) -> Vec<usize> {
         let exact = self.exact.get().is_some();
-        self.run(cube, below.min(ANY_LENGTH), 0, time, (true, exact), shared)
-            .0
+        self.run(
+            cube,
+            below.min(ANY_LENGTH),
+            0,
+            time,
+            (true, exact),
+            (shared, None),
+        )
+        .0
+    }
+
+    /// [`Solver::solve_below_sharing`] that stops as soon as the best whole
+    /// solution, this search's or another's, has `settle` moves or fewer:
+    /// a solve going on for a target length.
+    pub fn solve_below_settling(
+        &self,
+        cube: &CubieCube,
+        below: usize,
+        time: Duration,
+        shared: (&AtomicUsize, usize),
+        settle: usize,
+    ) -> Vec<usize> {
+        let exact = self.exact.get().is_some();
+        let (found, _, _) = self.run(
+            cube,
+            below.min(ANY_LENGTH),
+            0,
+            time,
+            (true, exact),
+            (Some(shared), Some(settle)),
+        );
+        found
     }
 
     /// The search: solutions shorter than `target`, stopping at one within
@@ -474,7 +504,7 @@ impl Solver {
         max_length: usize,
         time: Duration,
         (strict, exact): (bool, bool),
-        shared: Option<(&AtomicUsize, usize)>,
+        (shared, settle): (Option<(&AtomicUsize, usize)>, Option<usize>),
     ) -> (Vec<usize>, Vec<(&'static str, usize)>, u64) {
         let views = self.views(cube);
         let [ts, fs, tf, cs, es, ec] = &self.tables;
@@ -507,6 +537,7 @@ impl Solver {
             nodes: 0,
             stop: false,
             shared,
+            settle,
         };
         s.read_shared();
         'depths: for length1 in 0..ANY_LENGTH {

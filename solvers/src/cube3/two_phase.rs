@@ -53,6 +53,9 @@ pub(super) struct Search<'a> {
     /// The best whole solution of every search sharing the answer, and the
     /// moves before this cube's (see [`Solver::solve_below_sharing`]).
     pub(super) shared: Option<(&'a AtomicUsize, usize)>,
+    /// With `shared`: stop as soon as the best whole solution (this
+    /// search's or a shared one) is this short.
+    pub(super) settle: Option<usize>,
 }
 
 /// The phase-1 bound of raw coordinates: max of the twist x slice, flip x slice
@@ -232,6 +235,11 @@ impl Search<'_> {
     /// best first.
     pub(super) fn out_of_time(&mut self) -> bool {
         self.read_shared();
+        if let (Some(len), Some((_, before))) = (self.settle, self.shared) {
+            if self.target.saturating_add(before) <= len {
+                self.stop = true;
+            }
+        }
         if Instant::now() > self.deadline {
             if self.best.is_some() || self.strict {
                 self.stop = true;

@@ -62,76 +62,100 @@ impl Solver {
                 .map_or(usize::MAX, |b| b.moves.len())
                 .min(shared.load(Ordering::Relaxed))
         };
-        for (i, (cand, m3, rotation, cc)) in finals.into_iter().enumerate() {
-            let before = cand.moves.len() + m3.len();
-            let known = to_beat(&best);
-            let some = known < usize::MAX;
-            let target = if some {
-                known.saturating_sub(before + 1)
-            } else {
-                21
-            };
-            // Past the time budget, the best so far is the answer.
-            if some && start.elapsed() >= opts.time_budget {
+        // Going on for a target length: past the budget, while the best whole
+        // is longer than the target and the target's time has not come.
+        let target_end = opts.target_end();
+        let going_on = |known: usize| {
+            (opts.target_length).is_some_and(|t| known > t && start.elapsed() < target_end)
+        };
+        // Pass 0 finishes the cubes within the budget. If the solve then goes
+        // on, pass 1 finishes them again, each with its share of the time to
+        // the target's end, each stopping once a whole is short enough.
+        for pass in 0..2 {
+            if pass == 1 && !going_on(to_beat(&best)) {
                 break;
             }
-            // A finish that cannot beat the best so far is not tried.
-            if some && self.solver3.lower_bound(&cc) > target {
-                continue;
-            }
-            // Each cube gets its share of what is left of the budget (at least
-            // `finish_min`) and keeps shortening within it. The first cube
-            // starts from its first solution within 21 moves; every later one
-            // only looks for finishes that beat the best whole so far.
-            let share = opts.time_budget.saturating_sub(start.elapsed()) / (count - i) as u32;
-            let end = Instant::now() + share.max(opts.finish_min);
-            let mut below = target + 1;
-            for take_any in [!some, false] {
-                let rem = end.saturating_duration_since(Instant::now());
-                let found = if take_any {
-                    self.solver3.solve(
-                        &cc,
-                        crate::cube3::Options {
-                            max_length: 21,
-                            time_budget: rem,
-                            // Used if loaded (`Solver::load`).
-                            exact_phase1: true,
-                            ..Default::default()
-                        },
-                    )
-                } else if rem.is_zero() || below <= 1 {
-                    break;
+            let until = if pass == 0 {
+                opts.time_budget
+            } else {
+                target_end
+            };
+            for (i, (cand, m3, rotation, cc)) in finals.iter().enumerate() {
+                let before = cand.moves.len() + m3.len();
+                let known = to_beat(&best);
+                let some = known < usize::MAX;
+                let target = if some {
+                    known.saturating_sub(before + 1)
                 } else {
-                    // The other thread may find shorter while this runs.
-                    self.solver3
-                        .solve_below_sharing(&cc, below, rem, Some((shared, before)))
+                    21
                 };
-                if found.is_empty() && cc != CubieCube::SOLVED {
+                // Past the time given, the best so far is the answer.
+                if some && start.elapsed() >= until {
                     break;
                 }
-                below = found.len();
-                let m4: Vec<Move> = found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
-                let m4 = tablegen::cube::unrotate(&m4, &rotation);
-                let mut after = m3.clone();
-                after.extend(&m4);
-                let (found_len, all) = cand.whole(&after);
-                if best.as_ref().is_none_or(|b| all.len() < b.moves.len()) {
-                    let mut phases = vec![
-                        ("centres-ud", cand.lens[0]),
-                        ("separate", cand.lens[1]),
-                        ("pair", m3.len()),
-                        ("3x3x3", m4.len()),
-                    ];
-                    if found_len > all.len() {
-                        phases.push(("merged", found_len - all.len()));
+                // A finish that cannot beat the best so far is not tried.
+                if some && self.solver3.lower_bound(cc) > target {
+                    continue;
+                }
+                // Each cube gets its share of what is left of the time (at
+                // least `finish_min`) and keeps shortening within it. The first
+                // cube starts from its first solution within 21 moves; every
+                // later one only looks for finishes that beat the best whole
+                // so far.
+                let share = until.saturating_sub(start.elapsed()) / (count - i) as u32;
+                let end = Instant::now() + share.max(opts.finish_min);
+                let mut below = target + 1;
+                for take_any in [!some, false] {
+                    let rem = end.saturating_duration_since(Instant::now());
+                    let found = if take_any {
+                        self.solver3.solve(
+                            cc,
+                            crate::cube3::Options {
+                                max_length: 21,
+                                time_budget: rem,
+                                // Used if loaded (`Solver::load`).
+                                exact_phase1: true,
+                                ..Default::default()
+                            },
+                        )
+                    } else if rem.is_zero() || below <= 1 {
+                        break;
+                    } else if let (1, Some(t)) = (pass, opts.target_length) {
+                        self.solver3
+                            .solve_below_settling(cc, below, rem, (shared, before), t)
+                    } else {
+                        // The other thread may find shorter while this runs.
+                        self.solver3
+                            .solve_below_sharing(cc, below, rem, Some((shared, before)))
+                    };
+                    if found.is_empty() && *cc != CubieCube::SOLVED {
+                        break;
                     }
-                    shared.fetch_min(all.len(), Ordering::Relaxed);
-                    best = Some(Solution4 { moves: all, phases });
-                }
-                if !take_any {
-                    // `solve_below` returns at its deadline or when nothing
-                    // shorter exists: there is nothing more to look for.
-                    break;
+                    below = found.len();
+                    let m4: Vec<Move> =
+                        found.iter().map(|&m| tablegen::cube3::move_of(m)).collect();
+                    let m4 = tablegen::cube::unrotate(&m4, rotation);
+                    let mut after = m3.clone();
+                    after.extend(&m4);
+                    let (found_len, all) = cand.whole(&after);
+                    if best.as_ref().is_none_or(|b| all.len() < b.moves.len()) {
+                        let mut phases = vec![
+                            ("centres-ud", cand.lens[0]),
+                            ("separate", cand.lens[1]),
+                            ("pair", m3.len()),
+                            ("3x3x3", m4.len()),
+                        ];
+                        if found_len > all.len() {
+                            phases.push(("merged", found_len - all.len()));
+                        }
+                        shared.fetch_min(all.len(), Ordering::Relaxed);
+                        best = Some(Solution4 { moves: all, phases });
+                    }
+                    if !take_any {
+                        // `solve_below` returns at its deadline or when nothing
+                        // shorter exists: there is nothing more to look for.
+                        break;
+                    }
                 }
             }
         }

@@ -104,6 +104,23 @@ pub struct Options {
     /// the other looks on for ends of its own. Off, each thread keeps every
     /// end it finds.
     pub split_ends: bool,
+    /// A target length: past the time budget, a solve whose best is longer
+    /// goes on (phases 1 to 3 of a thread that has nothing yet, then the
+    /// finishes of its reduced cubes, again) until it has one this short or
+    /// `target_time` has passed. `None` (the default): the budget ends every
+    /// solve.
+    pub target_length: Option<usize>,
+    /// With `target_length`: when a solve going on stops, counted from its
+    /// start (never before the time budget's end, never after the hard
+    /// limit's).
+    pub target_time: Duration,
+}
+
+impl Options {
+    /// When a solve going on for its target length stops, from its start.
+    pub(super) fn target_end(&self) -> Duration {
+        (self.target_time.max(self.time_budget)).min(self.hard_limit.max(self.time_budget))
+    }
 }
 
 impl Default for Options {
@@ -123,6 +140,8 @@ impl Default for Options {
             finish_min: Duration::from_millis(5),
             time_budget: Duration::from_millis(240),
             split_ends: true,
+            target_length: None,
+            target_time: Duration::from_secs(1),
             hard_limit: Duration::from_secs(30),
             threads: 0,
         }
@@ -204,6 +223,7 @@ fn clock_of<'a>(start: Instant, opts: &Options, answered: Option<&'a AtomicUsize
         soft: start + opts.time_budget,
         hard: start + opts.hard_limit.max(opts.time_budget),
         answered,
+        target: (opts.target_length).map(|l| (l, start + opts.target_end())),
     }
 }
 
@@ -837,6 +857,10 @@ impl crate::puzzle::CubeSolver for Solver {
             o.time_budget = t;
         }
         o.threads = opts.threads;
+        if let Some((length, time)) = opts.target {
+            o.target_length = Some(length);
+            o.target_time = time;
+        }
         let sol = Solver::solve(self, state, o)?;
         Ok(crate::Solution::of_moves(&sol.moves, &sol.phases))
     }

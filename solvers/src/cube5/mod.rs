@@ -410,6 +410,7 @@ impl Solver {
             soft: Instant::now() + opts.time_budget * opts.stage1_share as u32 / 8,
             hard: clock.hard,
             answered: None,
+            target: None,
         };
         let chains = self.stage1(
             state,
@@ -607,6 +608,7 @@ impl Solver {
                 soft: start + opts.time_budget,
                 hard: start + opts.hard_limit.max(opts.time_budget),
                 answered: None,
+                target: None,
             },
         )
     }

@@ -12,6 +12,7 @@ fn clock() -> Clock<'static> {
         soft: now + Duration::from_secs(60),
         hard: now + Duration::from_secs(60),
         answered: None,
+        target: None,
     }
 }
 
