@@ -89,8 +89,9 @@ impl Solver {
                 } else {
                     21
                 };
-                // Past the time given, the best so far is the answer.
-                if some && start.elapsed() >= until {
+                // Past the time given, or once a solve going on has a whole
+                // short enough, the best so far is the answer.
+                if some && (start.elapsed() >= until || (pass == 1 && !going_on(known))) {
                     break;
                 }
                 // A finish that cannot beat the best so far is not tried.
