@@ -111,10 +111,14 @@ impl Clock<'_> {
         let answer = self
             .answered
             .map_or(usize::MAX, |a| a.load(Ordering::Relaxed));
-        let going_on = self
-            .target
-            .is_some_and(|(length, end)| answer > length && now < end);
-        found || (answer != usize::MAX && !going_on)
+        found || (answer != usize::MAX && !self.going_on(answer))
+    }
+
+    /// Whether a solve whose best answer has `answer` moves goes on for its
+    /// target length: the answer is longer and the target's end has not
+    /// come.
+    pub fn going_on(&self, answer: usize) -> bool {
+        (self.target).is_some_and(|(length, end)| answer > length && Instant::now() < end)
     }
 }
 

@@ -64,10 +64,7 @@ impl Solver {
         };
         // Going on for a target length: past the budget, while the best whole
         // is longer than the target and the target's time has not come.
-        let target_end = opts.target_end();
-        let going_on = |known: usize| {
-            (opts.target_length).is_some_and(|t| known > t && start.elapsed() < target_end)
-        };
+        let going_on = |known: usize| clock.going_on(known);
         // Pass 0 finishes the cubes within the budget. If the solve then goes
         // on, pass 1 finishes them again, each with its share of the time to
         // the target's end, each stopping once a whole is short enough.
@@ -78,7 +75,7 @@ impl Solver {
             let until = if pass == 0 {
                 opts.time_budget
             } else {
-                target_end
+                opts.target_end()
             };
             for (i, (cand, m3, rotation, cc)) in finals.iter().enumerate() {
                 let before = cand.moves.len() + m3.len();
