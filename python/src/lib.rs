@@ -301,7 +301,7 @@ fn solve(
         optimal_tables,
         exact_phase1: exact_phase1.unwrap_or(defaults.exact_phase1),
         threads: threads.unwrap_or(0),
-        target: target_length.map(|n| (n, Duration::from_millis(target_time_ms.unwrap_or(1000)))),
+        target: target_length.map(|n| (n, target_time_ms.map(Duration::from_millis))),
     };
     let name = puzzle.to_string();
     let sol = py

@@ -65,10 +65,11 @@ pub struct Options {
     /// that pool (the CLI sizes it by `--threads`).
     pub threads: usize,
     /// 4x4x4: a target length and when a solve going on for it stops,
-    /// counted from its start: past the time budget, a solve whose best is
-    /// longer goes on until it has one this short or that time has come.
-    /// Other puzzles refuse it ([`crate::registry::takes_target`]).
-    pub target: Option<(usize, Duration)>,
+    /// counted from its start (`None`: the solver's default, 1 s): past the
+    /// time budget, a solve whose best is longer goes on until it has one
+    /// this short or that time has come. Other puzzles refuse it
+    /// ([`crate::registry::takes_target`]).
+    pub target: Option<(usize, Option<Duration>)>,
 }
 
 impl Default for Options {

@@ -336,10 +336,8 @@ fn solve(dir: &Path, args: SolveArgs) -> anyhow::Result<()> {
         optimal_tables: args.optimal_tables,
         exact_phase1: args.phase1_tables.as_deref() != Some("small"),
         threads: args.threads.map_or(0, usize::from),
-        target: args.target_length.map(|n| {
-            let ms = args.target_time.unwrap_or(1000);
-            (usize::from(n), Duration::from_millis(ms))
-        }),
+        target: (args.target_length)
+            .map(|n| (usize::from(n), args.target_time.map(Duration::from_millis))),
     };
     let position = match work {
         Work::One(position) => position,

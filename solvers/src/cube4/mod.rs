@@ -859,7 +859,7 @@ impl crate::puzzle::CubeSolver for Solver {
         o.threads = opts.threads;
         if let Some((length, time)) = opts.target {
             o.target_length = Some(length);
-            o.target_time = time;
+            o.target_time = time.unwrap_or(o.target_time);
         }
         let sol = Solver::solve(self, state, o)?;
         Ok(crate::Solution::of_moves(&sol.moves, &sol.phases))
